@@ -1,0 +1,149 @@
+//===- FakeTensorAnalysis.h - metadata-only sharding analysis ---*- C++ -*-===//
+//
+// The fake-tensor analysis computes, without touching any data, the metadata of
+// every tensor value of a program in the global view: global shape, element
+// type, placements on the function's mesh, the local shape on every rank and
+// the bytes each rank holds. It also chooses a sharding strategy for every op
+// (PyTorch DTensor's candidates, cost model and tie rules) and records where an
+// operand has to be redistributed before its use.
+//
+// Ops that already carry `dtensor.specs` keep those result placements; explicit
+// `dtensor.redistribute` ops and argument/result specs are honoured. On a
+// program annotated by `dtensor-fake-propagate` the analysis therefore finds
+// no further redistribution, and later passes query the same metadata.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DTENSOR_ANALYSIS_FAKETENSORANALYSIS_H
+#define DTENSOR_ANALYSIS_FAKETENSORANALYSIS_H
+
+#include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
+#include "dtensor/Dialect/DTensor/Utils/RedistributePlan.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace mlir {
+namespace dtensor {
+
+/// What to do with an op that has tensor operands or results but no sharding
+/// rule.
+enum class UnknownOpPolicy {
+  /// Emit an error naming the op (the default).
+  Error,
+  /// Replicate all its operands and results, with a warning.
+  Replicate,
+};
+
+/// Options of the analysis.
+struct FakeTensorOptions {
+  UnknownOpPolicy unknownOps = UnknownOpPolicy::Error;
+};
+
+/// Metadata of one tensor value.
+struct FakeTensor {
+  /// Global shape and element type, from the value's type.
+  RankedTensorType type;
+  /// One placement per axis of the function's mesh (empty without a mesh).
+  Placements placements;
+};
+
+/// A redistribution the program needs: `value` goes from its placements to
+/// `target` before `users` read it. Explicit `dtensor.redistribute` ops are
+/// listed too (with `op` set).
+struct Redistribution {
+  Value value;
+  Placements target;
+  /// The explicit op, or null for a redistribution the analysis requires.
+  RedistributeOp op;
+  /// Operands that read the redistributed value (empty for explicit ops).
+  llvm::SmallVector<OpOperand *, 2> users;
+};
+
+/// Everything the analysis knows about one function.
+class FunctionPlan {
+public:
+  /// The function's mesh, null if it has none (every value on one device).
+  MeshOp getMesh() const { return mesh; }
+  /// Mesh axis sizes (empty without a mesh).
+  llvm::ArrayRef<int64_t> getMeshShape() const { return meshShape; }
+  /// Number of ranks.
+  int64_t getNumRanks() const;
+
+  /// Metadata of a tensor value of this function, or null for a non-tensor.
+  const FakeTensor *lookup(Value v) const;
+  /// Local shapes of `v` on every rank (row-major rank order).
+  llvm::SmallVector<llvm::SmallVector<int64_t, 4>> getLocalShapes(Value v) const;
+  /// Bytes of `v` held by each rank.
+  llvm::SmallVector<int64_t> getLocalBytes(Value v) const;
+
+  /// Placements `operand` must have when its owner reads it, if they differ
+  /// from the operand value's placements.
+  const Placements *getRequiredPlacements(OpOperand &operand) const;
+
+  /// All redistributions in program order: required ones, deduplicated per
+  /// (value, target), and explicit `dtensor.redistribute` ops.
+  llvm::ArrayRef<Redistribution> getRedistributions() const {
+    return redistributions;
+  }
+
+  /// Tensor values in program order: arguments first, then op results.
+  llvm::ArrayRef<Value> getValues() const { return values; }
+
+  /// Builds the `#dtensor.spec` of placements on this function's mesh; null
+  /// without a mesh.
+  SpecAttr getSpecAttr(llvm::ArrayRef<Placement> placements) const;
+
+private:
+  friend class FakeTensorAnalysis;
+  friend class FunctionPropagator;
+  MeshOp mesh;
+  llvm::SmallVector<int64_t, 4> meshShape;
+  llvm::DenseMap<Value, FakeTensor> tensors;
+  llvm::DenseMap<OpOperand *, Placements> required;
+  llvm::SmallVector<Redistribution> redistributions;
+  llvm::SmallVector<Value> values;
+};
+
+/// The fake-tensor analysis of a module. Construct it on a module; check
+/// `succeeded()` (errors have been emitted on the offending ops) before using
+/// the plans.
+class FakeTensorAnalysis {
+public:
+  explicit FakeTensorAnalysis(ModuleOp module,
+                              FakeTensorOptions options = FakeTensorOptions());
+  ~FakeTensorAnalysis();
+
+  /// True if every function was analysed without error.
+  bool succeeded() const { return ok; }
+
+  /// The plan of a function; null for an external declaration.
+  const FunctionPlan *getPlan(FunctionOpInterface func) const;
+
+  /// Functions with a plan, in the order they were analysed (callees first).
+  llvm::ArrayRef<FunctionOpInterface> getFunctions() const {
+    return functions;
+  }
+
+private:
+  friend class FunctionPropagator;
+  FunctionPlan *analyze(FunctionOpInterface func);
+
+  ModuleOp module;
+  FakeTensorOptions options;
+  SymbolTableCollection symbolTable;
+  llvm::DenseMap<Operation *, std::unique_ptr<FunctionPlan>> plans;
+  llvm::DenseSet<Operation *> inProgress;
+  llvm::SmallVector<FunctionOpInterface> functions;
+  bool ok = true;
+};
+
+/// Byte size of one element of `type` (i1 counts as one byte).
+int64_t getElementByteSize(Type type);
+
+} // namespace dtensor
+} // namespace mlir
+
+#endif // DTENSOR_ANALYSIS_FAKETENSORANALYSIS_H

@@ -1,0 +1,32 @@
+//===- DTensorOps.h - dtensor operations ------------------------*- C++ -*-===//
+
+#ifndef DTENSOR_DIALECT_DTENSOR_IR_DTENSOROPS_H
+#define DTENSOR_DIALECT_DTENSOR_IR_DTENSOROPS_H
+
+#include "dtensor/Dialect/DTensor/IR/DTensorDialect.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "dtensor/Dialect/DTensor/IR/DTensorOps.h.inc"
+
+namespace mlir {
+namespace dtensor {
+
+/// Resolves the mesh named by `spec` from `from`, using `symbolTable` as a
+/// cache. Returns null if there is no such mesh.
+MeshOp lookupMesh(Operation *from, FlatSymbolRefAttr mesh,
+                  SymbolTableCollection &symbolTable);
+
+/// Verifies `spec` against its mesh and a tensor type, reporting errors on
+/// `op` with `what` naming the carrier (e.g. "result #0").
+LogicalResult verifySpec(Operation *op, SpecAttr spec, ShapedType type,
+                         llvm::StringRef what,
+                         SymbolTableCollection &symbolTable);
+
+} // namespace dtensor
+} // namespace mlir
+
+#endif // DTENSOR_DIALECT_DTENSOR_IR_DTENSOROPS_H

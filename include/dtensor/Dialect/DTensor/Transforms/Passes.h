@@ -1,0 +1,22 @@
+//===- Passes.h - dtensor passes --------------------------------*- C++ -*-===//
+
+#ifndef DTENSOR_DIALECT_DTENSOR_TRANSFORMS_PASSES_H
+#define DTENSOR_DIALECT_DTENSOR_TRANSFORMS_PASSES_H
+
+#include "dtensor/Analysis/FakeTensorAnalysis.h"
+#include "dtensor/Dialect/DTensor/IR/DTensorDialect.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+namespace dtensor {
+
+#define GEN_PASS_DECL
+#include "dtensor/Dialect/DTensor/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "dtensor/Dialect/DTensor/Transforms/Passes.h.inc"
+
+} // namespace dtensor
+} // namespace mlir
+
+#endif // DTENSOR_DIALECT_DTENSOR_TRANSFORMS_PASSES_H

@@ -1,0 +1,83 @@
+//===- Passes.td - dtensor passes --------------------------*- tablegen -*-===//
+
+#ifndef DTENSOR_DIALECT_DTENSOR_TRANSFORMS_PASSES_TD
+#define DTENSOR_DIALECT_DTENSOR_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+defvar UnknownOpsOption = Option<"unknownOps", "unknown-ops",
+    "::mlir::dtensor::UnknownOpPolicy",
+    "::mlir::dtensor::UnknownOpPolicy::Error",
+    "what to do with an op that has no sharding rule",
+    [{::llvm::cl::values(
+      clEnumValN(::mlir::dtensor::UnknownOpPolicy::Error, "error",
+                 "emit an error naming the op"),
+      clEnumValN(::mlir::dtensor::UnknownOpPolicy::Replicate, "replicate",
+                 "replicate its operands and results, with a warning"))}]>;
+
+def DTensorFakePropagate : Pass<"dtensor-fake-propagate", "::mlir::ModuleOp"> {
+  let summary = "choose a sharding strategy per op and annotate placements";
+  let description = [{
+    Runs the fake-tensor analysis (metadata only: global shapes, element
+    types, placements, local shapes on every rank) over every function and
+    materialises its decisions in the IR:
+
+    - every op with tensor results gets `dtensor.specs`, one
+      `#dtensor.spec` per result (non-tensor results get `unit`);
+    - every operand whose placements must change before its use is fed by an
+      explicit `dtensor.redistribute`, created right after the value's
+      definition and shared by all users that need the same placements;
+    - results with a `dtensor.spec` are redistributed to it before returning;
+    - values the program creates (constants, `tensor.empty`, splats, fills of
+      them) are not redistributed: a copy is created directly in the
+      placements its users need (partial only for zeros or `tensor.empty`).
+
+    Strategies follow PyTorch DTensor: the same candidates per op, the same
+    cost model and the same tie rules. Argument specs, result specs,
+    `dtensor.specs` already on ops and explicit redistributions are honoured,
+    so the pass is idempotent. An op with tensor values and no sharding rule
+    is an error unless `unknown-ops=replicate`.
+
+    ```mlir
+    // x: S(0), w: R  ->  the matmul keeps S(0), no communication
+    %y = linalg.matmul {dtensor.specs = [#dtensor.spec<@mesh, [S(0)]>]}
+        ins(%x, %w : tensor<32x512xf32>, tensor<512x512xf32>)
+        outs(%init : tensor<32x512xf32>) -> tensor<32x512xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::dtensor::DTensorDialect"];
+  let options = [UnknownOpsOption];
+  let statistics = [
+    Statistic<"numRedistributions", "num-redistributions",
+              "Number of dtensor.redistribute ops inserted">,
+    Statistic<"numRecreated", "num-recreated",
+              "Number of created values built directly in a new placement">,
+    Statistic<"numAnnotated", "num-annotated",
+              "Number of ops annotated with dtensor.specs">
+  ];
+}
+
+def DTensorFakeReport : Pass<"dtensor-fake-report", "::mlir::ModuleOp"> {
+  let summary = "report the fake-tensor metadata and the communication plan";
+  let description = [{
+    Runs the fake-tensor analysis without changing the IR and writes, per
+    function, every tensor value (defining op, global shape, dtype,
+    placements, local shape on every rank), the returned values, every
+    collective the plan needs (kind, mesh axes, bytes per rank) and totals
+    (communication bytes and peak live bytes per rank, and `comm_cost_us`,
+    the cost model's total).
+
+    `format=json` writes the JSON object of the public contract;
+    `format=text` prints the same as aligned tables.
+  }];
+  let dependentDialects = ["::mlir::dtensor::DTensorDialect"];
+  let options = [
+    Option<"format", "format", "std::string", "\"json\"",
+           "output format: json or text">,
+    Option<"output", "output", "std::string", "\"-\"",
+           "file to write, '-' for stdout">,
+    UnknownOpsOption
+  ];
+}
+
+#endif // DTENSOR_DIALECT_DTENSOR_TRANSFORMS_PASSES_TD

@@ -1,0 +1,50 @@
+//===- CostModel.h - PyTorch DTensor communication cost model ---*- C++ -*-===//
+//
+// The cost model of PyTorch's `_collective_utils.py`, in microseconds, and the
+// strategy choice rule of `_sharding_prop.py`. No MLIR IR dependency.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DTENSOR_DIALECT_DTENSOR_UTILS_COSTMODEL_H
+#define DTENSOR_DIALECT_DTENSOR_UTILS_COSTMODEL_H
+
+#include "dtensor/Dialect/DTensor/Utils/Placement.h"
+
+#include <limits>
+
+namespace mlir {
+namespace dtensor {
+
+/// Cost of an impossible redistribution (S -> P, across meshes).
+constexpr double kInfiniteCost = std::numeric_limits<double>::infinity();
+
+/// Per-collective costs for `gb` GiB per rank over a group of `k` ranks.
+double allGatherCost(double gb, int64_t k);
+double reduceScatterCost(double gb, int64_t k);
+double allReduceCost(double gb, int64_t k);
+double allToAllCost(double gb, int64_t k);
+
+/// PyTorch `redistribute_cost`: cost of moving a tensor of `globalBytes` from
+/// `current` to `target` placements on a mesh. Fully replicated sources cost
+/// nothing; S -> P is infinite.
+double redistributeCost(int64_t globalBytes, llvm::ArrayRef<int64_t> meshShape,
+                        llvm::ArrayRef<Placement> current,
+                        llvm::ArrayRef<Placement> target);
+
+/// One candidate strategy as seen by the choice rule.
+struct CandidateCost {
+  /// Sum of the redistribution costs of all inputs.
+  double cost = 0;
+  /// True if some input must change placements (even at cost 0).
+  bool needsRedistribution = false;
+};
+
+/// PyTorch `_select_strategy`: the first candidate that needs no
+/// redistribution at total cost 0 wins; otherwise the first of minimal cost.
+/// Returns -1 for an empty list.
+int64_t selectCandidate(llvm::ArrayRef<CandidateCost> candidates);
+
+} // namespace dtensor
+} // namespace mlir
+
+#endif // DTENSOR_DIALECT_DTENSOR_UTILS_COSTMODEL_H

@@ -1,0 +1,57 @@
+//===- RedistributePlan.h - placements to collective steps ------*- C++ -*-===//
+//
+// Plans a redistribution as a sequence of per-mesh-axis steps, each one
+// collective (or a local operation), following SEMANTICS.md section 2.
+// No MLIR IR dependency.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DTENSOR_DIALECT_DTENSOR_UTILS_REDISTRIBUTEPLAN_H
+#define DTENSOR_DIALECT_DTENSOR_UTILS_REDISTRIBUTEPLAN_H
+
+#include "dtensor/Dialect/DTensor/Utils/Placement.h"
+
+#include <string>
+
+namespace mlir {
+namespace dtensor {
+
+/// What one step does on its mesh axis.
+enum class StepKind : uint8_t {
+  AllGather,     ///< S(d) -> R
+  AllReduce,     ///< P -> R
+  ReduceScatter, ///< P -> S(d)
+  AllToAll,      ///< S(i) -> S(j)
+  LocalChunk,    ///< R -> S(d): take own chunk, no communication
+  LocalDivide,   ///< R -> P(sum): divide by the axis size, no communication
+  LocalKeep,     ///< R -> P(avg|max|min): nothing to do
+};
+
+/// Returns the report name of a step kind: "all_gather", "local_chunk", ...
+llvm::StringRef stringifyStepKind(StepKind kind);
+/// True for the kinds that communicate.
+bool isCollective(StepKind kind);
+
+/// One step of a plan: mesh axis `axis` goes from `from` to `to`; all other
+/// axes keep the placements in `before` (the full placements before the
+/// step).
+struct RedistributeStep {
+  int64_t axis = 0;
+  Placement from, to;
+  StepKind kind = StepKind::AllGather;
+  Placements before;
+};
+
+/// Plans `current` -> `target` (same mesh). Mesh axes that shard a dim after
+/// the axis being changed are undone first (inner to outer), then the rest is
+/// applied outer to inner, as PyTorch's `_gen_transform_infos`. On failure
+/// (S -> P, P(op) -> P(other)) returns false and sets `error`.
+bool planRedistribute(llvm::ArrayRef<Placement> current,
+                      llvm::ArrayRef<Placement> target,
+                      llvm::SmallVectorImpl<RedistributeStep> &steps,
+                      std::string &error);
+
+} // namespace dtensor
+} // namespace mlir
+
+#endif // DTENSOR_DIALECT_DTENSOR_UTILS_REDISTRIBUTEPLAN_H

@@ -1,0 +1,631 @@
+//===- FakeTensorAnalysis.cpp - metadata-only sharding analysis -----------===//
+
+#include "dtensor/Analysis/FakeTensorAnalysis.h"
+#include "dtensor/Analysis/ShardingRules.h"
+#include "dtensor/Dialect/DTensor/Utils/CostModel.h"
+#include "dtensor/Dialect/DTensor/Utils/ShardingMath.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::dtensor;
+
+int64_t mlir::dtensor::getElementByteSize(Type type) {
+  if (type.isIndex())
+    return 8;
+  if (auto complex = dyn_cast<ComplexType>(type))
+    return 2 * getElementByteSize(complex.getElementType());
+  if (type.isIntOrFloat())
+    return std::max<int64_t>(1, (type.getIntOrFloatBitWidth() + 7) / 8);
+  return 8;
+}
+
+static int64_t globalBytes(RankedTensorType type) {
+  return type.getNumElements() * getElementByteSize(type.getElementType());
+}
+
+//===----------------------------------------------------------------------===//
+// FunctionPlan
+//===----------------------------------------------------------------------===//
+
+int64_t FunctionPlan::getNumRanks() const { return meshNumDevices(meshShape); }
+
+const FakeTensor *FunctionPlan::lookup(Value v) const {
+  auto it = tensors.find(v);
+  return it == tensors.end() ? nullptr : &it->second;
+}
+
+llvm::SmallVector<llvm::SmallVector<int64_t, 4>>
+FunctionPlan::getLocalShapes(Value v) const {
+  const FakeTensor *t = lookup(v);
+  assert(t && "not a tensor of this function");
+  return computeAllLocalShapes(t->type.getShape(), meshShape, t->placements);
+}
+
+llvm::SmallVector<int64_t> FunctionPlan::getLocalBytes(Value v) const {
+  const FakeTensor *t = lookup(v);
+  assert(t && "not a tensor of this function");
+  int64_t elt = getElementByteSize(t->type.getElementType());
+  llvm::SmallVector<int64_t> bytes;
+  for (const auto &shape : getLocalShapes(v)) {
+    int64_t n = elt;
+    for (int64_t s : shape)
+      n *= s;
+    bytes.push_back(n);
+  }
+  return bytes;
+}
+
+const Placements *FunctionPlan::getRequiredPlacements(OpOperand &o) const {
+  auto it = required.find(&o);
+  return it == required.end() ? nullptr : &it->second;
+}
+
+SpecAttr FunctionPlan::getSpecAttr(llvm::ArrayRef<Placement> ps) const {
+  MeshOp m = mesh;
+  if (!m)
+    return {};
+  return SpecAttr::get(m.getContext(),
+                       FlatSymbolRefAttr::get(m.getSymNameAttr()), ps);
+}
+
+//===----------------------------------------------------------------------===//
+// FunctionPropagator
+//===----------------------------------------------------------------------===//
+
+namespace mlir {
+namespace dtensor {
+
+/// Walks one function in program order, choosing a strategy per op.
+class FunctionPropagator {
+public:
+  FunctionPropagator(FakeTensorAnalysis &analysis, FunctionPlan &plan,
+                     FunctionOpInterface func)
+      : analysis(analysis), plan(plan), func(func) {}
+
+  LogicalResult run();
+
+private:
+  LogicalResult resolveMesh();
+  LogicalResult checkMesh(Operation *op, SpecAttr spec);
+  LogicalResult visitBlock(Block &block);
+  LogicalResult visitOp(Operation *op);
+  LogicalResult visitGeneric(Operation *op);
+  LogicalResult visitCall(CallOpInterface call);
+  LogicalResult visitFor(scf::ForOp op);
+  LogicalResult visitIf(scf::IfOp op);
+  LogicalResult visitReturn(Operation *op);
+  void finish();
+
+  /// Records the placements of a tensor value.
+  LogicalResult set(Value v, Placements ps);
+  /// Current placements of a tensor value (R if not yet known).
+  Placements get(Value v) const;
+  /// Requires `operand` to hold `target` when read.
+  void require(OpOperand &operand, const Placements &target);
+  /// Placements of a callee argument or result, expressed on this mesh.
+  FailureOr<Placements> fromCallee(Operation *at, const FunctionPlan *callee,
+                                   Value calleeValue, Attribute specAttr);
+  Placements replicated() const {
+    return Placements(plan.meshShape.size(), Placement::replicate());
+  }
+  Placements fromSpec(SpecAttr spec) const {
+    return Placements(spec.getPlacements().begin(), spec.getPlacements().end());
+  }
+
+  FakeTensorAnalysis &analysis;
+  FunctionPlan &plan;
+  FunctionOpInterface func;
+};
+
+} // namespace dtensor
+} // namespace mlir
+
+LogicalResult FunctionPropagator::resolveMesh() {
+  SymbolTableCollection &st = analysis.symbolTable;
+  MeshOp found;
+  Operation *foundAt = nullptr;
+  auto consider = [&](Operation *at, FlatSymbolRefAttr ref) -> LogicalResult {
+    MeshOp mesh = lookupMesh(at, ref, st);
+    if (!mesh)
+      return at->emitError() << "refers to unknown mesh " << ref;
+    if (found && mesh != found) {
+      InFlightDiagnostic d = at->emitError()
+                             << "uses mesh " << ref << " but the function '"
+                             << func.getName() << "' already uses mesh @"
+                             << found.getSymName()
+                             << "; different meshes never mix";
+      d.attachNote(foundAt->getLoc()) << "mesh @" << found.getSymName()
+                                      << " first used here";
+      return d;
+    }
+    if (!found) {
+      found = mesh;
+      foundAt = at;
+    }
+    return success();
+  };
+  Operation *fop = func.getOperation();
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    if (auto spec = func.getArgAttrOfType<SpecAttr>(i,
+                                                    DTensorDialect::kSpecAttrName))
+      if (failed(consider(fop, spec.getMesh())))
+        return failure();
+  for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
+    if (auto spec = func.getResultAttrOfType<SpecAttr>(
+            i, DTensorDialect::kSpecAttrName))
+      if (failed(consider(fop, spec.getMesh())))
+        return failure();
+  WalkResult walk = func.getFunctionBody().walk([&](Operation *op) {
+    SpecAttr spec;
+    if (auto r = dyn_cast<RedistributeOp>(op))
+      spec = r.getSpec();
+    else if (auto f = dyn_cast<FromLocalOp>(op))
+      spec = f.getSpec();
+    else if (auto t = dyn_cast<ToLocalOp>(op))
+      spec = t.getSpec();
+    if (spec && failed(consider(op, spec.getMesh())))
+      return WalkResult::interrupt();
+    if (auto specs = op->getAttrOfType<ArrayAttr>(DTensorDialect::kSpecsAttrName))
+      for (Attribute a : specs)
+        if (auto s = dyn_cast<SpecAttr>(a))
+          if (failed(consider(op, s.getMesh())))
+            return WalkResult::interrupt();
+    if (auto call = dyn_cast<CallOpInterface>(op)) {
+      auto callee = dyn_cast_or_null<FunctionOpInterface>(
+          call.resolveCallableInTable(&st));
+      if (callee && !callee.isExternal()) {
+        FunctionPlan *cp = analysis.analyze(callee);
+        if (!cp)
+          return WalkResult::interrupt();
+        if (cp->mesh && failed(consider(op, FlatSymbolRefAttr::get(
+                                                cp->mesh.getSymNameAttr()))))
+          return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  if (!found) {
+    // A function without any placement runs on the module's only mesh, fully
+    // replicated; without a (unique) mesh it runs on one device.
+    auto meshes = analysis.module.getOps<MeshOp>();
+    if (!meshes.empty() && std::next(meshes.begin()) == meshes.end())
+      found = *meshes.begin();
+  }
+  plan.mesh = found;
+  if (found)
+    plan.meshShape.assign(found.getShape().begin(), found.getShape().end());
+  return success();
+}
+
+LogicalResult FunctionPropagator::checkMesh(Operation *op, SpecAttr spec) {
+  if (!plan.mesh || spec.getMesh().getValue() != plan.mesh.getSymName())
+    return op->emitError() << "spec " << spec << " is not on the mesh of '"
+                           << func.getName() << "'";
+  return success();
+}
+
+LogicalResult FunctionPropagator::set(Value v, Placements ps) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!type)
+    return success();
+  if (!type.hasStaticShape()) {
+    Operation *at = v.getDefiningOp() ? v.getDefiningOp() : func.getOperation();
+    return at->emitError() << "value of type " << type
+                           << " has a dynamic shape; the global view needs "
+                              "static shapes";
+  }
+  assert(ps.size() == plan.meshShape.size() && "one placement per mesh axis");
+  FakeTensor &t = plan.tensors[v];
+  t.type = type;
+  t.placements = std::move(ps);
+  return success();
+}
+
+Placements FunctionPropagator::get(Value v) const {
+  if (const FakeTensor *t = plan.lookup(v))
+    return t->placements;
+  return replicated();
+}
+
+void FunctionPropagator::require(OpOperand &operand, const Placements &target) {
+  if (!isa<RankedTensorType>(operand.get().getType()))
+    return;
+  if (get(operand.get()) == target)
+    plan.required.erase(&operand);
+  else
+    plan.required[&operand] = target;
+}
+
+LogicalResult FunctionPropagator::run() {
+  if (failed(resolveMesh()))
+    return failure();
+  Block &entry = func.getFunctionBody().front();
+  for (BlockArgument arg : entry.getArguments()) {
+    Placements ps = replicated();
+    if (auto spec = func.getArgAttrOfType<SpecAttr>(
+            arg.getArgNumber(), DTensorDialect::kSpecAttrName))
+      ps = fromSpec(spec);
+    if (failed(set(arg, ps)))
+      return failure();
+  }
+  if (!func.getFunctionBody().hasOneBlock())
+    return func.emitError() << "functions with more than one block are not "
+                               "supported; use structured control flow (scf)";
+  if (failed(visitBlock(entry)))
+    return failure();
+  finish();
+  return success();
+}
+
+LogicalResult FunctionPropagator::visitBlock(Block &block) {
+  for (Operation &op : block)
+    if (failed(visitOp(&op)))
+      return failure();
+  return success();
+}
+
+LogicalResult FunctionPropagator::visitOp(Operation *op) {
+  if (op->hasTrait<OpTrait::ReturnLike>() &&
+      op->getParentOp() == func.getOperation())
+    return visitReturn(op);
+  if (isa<scf::YieldOp>(op))
+    return success(); // handled by the parent
+  if (auto forOp = dyn_cast<scf::ForOp>(op))
+    return visitFor(forOp);
+  if (auto ifOp = dyn_cast<scf::IfOp>(op))
+    return visitIf(ifOp);
+  if (auto call = dyn_cast<CallOpInterface>(op))
+    return visitCall(call);
+  if (auto r = dyn_cast<RedistributeOp>(op)) {
+    if (failed(checkMesh(op, r.getSpec())))
+      return failure();
+    llvm::SmallVector<RedistributeStep> steps;
+    std::string err;
+    Placements from = get(r.getSource());
+    if (!planRedistribute(from, fromSpec(r.getSpec()), steps, err))
+      return op->emitError() << "cannot redistribute from "
+                             << placementsToString(from) << " to "
+                             << r.getSpec().getPlacementsString() << ": " << err;
+    return set(r.getResult(), fromSpec(r.getSpec()));
+  }
+  if (auto f = dyn_cast<FromLocalOp>(op)) {
+    if (failed(checkMesh(op, f.getSpec())))
+      return failure();
+    return set(f.getResult(), fromSpec(f.getSpec()));
+  }
+  if (auto t = dyn_cast<ToLocalOp>(op)) {
+    if (failed(checkMesh(op, t.getSpec())))
+      return failure();
+    require(t->getOpOperand(0), fromSpec(t.getSpec()));
+    // The local tensor is rank-private; the global view calls it replicated.
+    return set(t.getResult(), replicated());
+  }
+  bool hasTensors =
+      llvm::any_of(op->getOperandTypes(),
+                   [](Type t) { return isa<TensorType>(t); }) ||
+      llvm::any_of(op->getResultTypes(),
+                   [](Type t) { return isa<TensorType>(t); });
+  if (!hasTensors) {
+    // Scalar code: nothing to place, but nested regions may hold tensors.
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        if (failed(visitBlock(block)))
+          return failure();
+    return success();
+  }
+  return visitGeneric(op);
+}
+
+LogicalResult FunctionPropagator::visitGeneric(Operation *op) {
+  llvm::SmallVector<Placements, 4> current;
+  for (Value v : op->getOperands())
+    current.push_back(isa<RankedTensorType>(v.getType()) ? get(v)
+                                                         : Placements());
+  llvm::SmallVector<ShardingCandidate, 4> candidates;
+  if (failed(getShardingCandidates(op, plan.meshShape, current, candidates))) {
+    for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
+                                            op->getResultTypes()))
+      if (isa<TensorType>(t) && !isa<RankedTensorType>(t))
+        return op->emitError() << "unranked tensors are not supported";
+    if (analysis.options.unknownOps == UnknownOpPolicy::Error)
+      return op->emitError()
+             << "no sharding rule for '" << op->getName()
+             << "'; pass unknown-ops=replicate to replicate its operands and "
+                "results";
+    op->emitWarning() << "no sharding rule for '" << op->getName()
+                      << "'; replicating its operands and results";
+    candidates.clear();
+    ShardingCandidate c;
+    for (Value v : op->getOperands()) {
+      c.operands.push_back(isa<RankedTensorType>(v.getType()) ? replicated()
+                                                              : Placements());
+      c.excludedFromCost.push_back(false);
+    }
+    for (Value v : op->getResults())
+      c.results.push_back(isa<RankedTensorType>(v.getType()) ? replicated()
+                                                             : Placements());
+    candidates.push_back(std::move(c));
+    for (Region &region : op->getRegions())
+      for (Block &block : region) {
+        for (BlockArgument arg : block.getArguments())
+          if (failed(set(arg, replicated())))
+            return failure();
+        if (failed(visitBlock(block)))
+          return failure();
+      }
+  }
+
+  // An op annotated with `dtensor.specs` keeps those result placements.
+  if (auto specs = op->getAttrOfType<ArrayAttr>(DTensorDialect::kSpecsAttrName)) {
+    llvm::SmallVector<Placements, 2> pinned;
+    for (Attribute a : specs)
+      pinned.push_back(isa<SpecAttr>(a) ? fromSpec(cast<SpecAttr>(a))
+                                        : Placements());
+    llvm::SmallVector<ShardingCandidate, 4> kept;
+    for (ShardingCandidate &c : candidates)
+      if (llvm::equal(c.results, pinned))
+        kept.push_back(std::move(c));
+    // A created value is built directly in the placements asked for; a fill
+    // needs its destination in the same placements.
+    if (kept.empty() && op->getNumResults() == 1 &&
+        canCreateIn(op->getResult(0), pinned.front())) {
+      ShardingCandidate c;
+      for (Value v : op->getOperands()) {
+        c.operands.push_back(isa<RankedTensorType>(v.getType())
+                                 ? pinned.front()
+                                 : Placements());
+        c.excludedFromCost.push_back(false);
+      }
+      c.results = pinned;
+      kept.push_back(std::move(c));
+    }
+    if (kept.empty()) {
+      std::string have;
+      llvm::raw_string_ostream os(have);
+      llvm::interleaveComma(pinned, os, [&](const Placements &ps) {
+        os << placementsToString(ps);
+      });
+      return op->emitError() << "'" << DTensorDialect::kSpecsAttrName
+                             << "' asks for results " << have
+                             << " but no sharding strategy of this op "
+                                "produces them";
+    }
+    candidates = std::move(kept);
+  }
+
+  llvm::SmallVector<CandidateCost, 4> costs;
+  for (const ShardingCandidate &c : candidates) {
+    CandidateCost cost;
+    for (auto [i, v] : llvm::enumerate(op->getOperands())) {
+      auto type = dyn_cast<RankedTensorType>(v.getType());
+      if (!type || c.excludedFromCost[i])
+        continue;
+      if (current[i] != c.operands[i]) {
+        cost.needsRedistribution = true;
+        cost.cost += redistributeCost(globalBytes(type), plan.meshShape,
+                                      current[i], c.operands[i]);
+      }
+    }
+    costs.push_back(cost);
+  }
+  int64_t chosen = selectCandidate(costs);
+  const ShardingCandidate &c = candidates[chosen];
+  for (OpOperand &o : op->getOpOperands())
+    require(o, c.operands[o.getOperandNumber()]);
+  for (auto [r, ps] : llvm::zip_equal(op->getResults(), c.results))
+    if (isa<RankedTensorType>(r.getType()) && failed(set(r, ps)))
+      return failure();
+  return success();
+}
+
+FailureOr<Placements>
+FunctionPropagator::fromCallee(Operation *at, const FunctionPlan *callee,
+                               Value calleeValue, Attribute specAttr) {
+  if (auto spec = dyn_cast_or_null<SpecAttr>(specAttr)) {
+    if (failed(checkMesh(at, spec)))
+      return failure();
+    return fromSpec(spec);
+  }
+  if (callee && calleeValue)
+    if (const FakeTensor *t = callee->lookup(calleeValue))
+      if (!t->placements.empty() || plan.meshShape.empty())
+        return t->placements;
+  return replicated();
+}
+
+LogicalResult FunctionPropagator::visitCall(CallOpInterface call) {
+  Operation *op = call.getOperation();
+  auto callee = dyn_cast_or_null<FunctionOpInterface>(
+      call.resolveCallableInTable(&analysis.symbolTable));
+  if (!callee)
+    return visitGeneric(op);
+  const FunctionPlan *cp =
+      callee.isExternal() ? nullptr : analysis.getPlan(callee);
+  for (auto [i, operand] : llvm::enumerate(call.getArgOperandsMutable())) {
+    if (!isa<RankedTensorType>(operand.get().getType()))
+      continue;
+    Value arg = cp ? callee.getFunctionBody().getArgument(i) : Value();
+    FailureOr<Placements> ps = fromCallee(
+        op, cp, arg, callee.getArgAttr(i, DTensorDialect::kSpecAttrName));
+    if (failed(ps))
+      return failure();
+    require(operand, *ps);
+  }
+  Operation *ret = nullptr;
+  if (cp)
+    ret = callee.getFunctionBody().front().getTerminator();
+  for (auto [i, r] : llvm::enumerate(op->getResults())) {
+    if (!isa<RankedTensorType>(r.getType()))
+      continue;
+    FailureOr<Placements> ps =
+        fromCallee(op, cp, ret ? ret->getOperand(i) : Value(),
+                   callee.getResultAttr(i, DTensorDialect::kSpecAttrName));
+    if (failed(ps) || failed(set(r, *ps)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult FunctionPropagator::visitFor(scf::ForOp op) {
+  Block *body = op.getBody();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  llvm::SmallVector<Placements> carried;
+  for (Value init : op.getInitArgs())
+    carried.push_back(get(init));
+  // Carried placements start at the inits and follow the yielded ones until
+  // they stop changing; after a few rounds the yield is redistributed instead.
+  constexpr int kMaxRounds = 4;
+  bool stable = false;
+  for (int round = 0; round < kMaxRounds && !stable; ++round) {
+    for (auto [arg, ps] : llvm::zip_equal(op.getRegionIterArgs(), carried))
+      if (failed(set(arg, ps)))
+        return failure();
+    if (failed(visitBlock(*body)))
+      return failure();
+    stable = true;
+    for (auto [i, v] : llvm::enumerate(yield.getOperands())) {
+      if (!isa<RankedTensorType>(v.getType()))
+        continue;
+      Placements y = get(v);
+      if (y != carried[i]) {
+        stable = false;
+        if (round + 1 < kMaxRounds)
+          carried[i] = y;
+      }
+    }
+  }
+  for (OpOperand &o : yield->getOpOperands())
+    require(o, carried[o.getOperandNumber()]);
+  for (OpOperand &o : op.getInitArgsMutable())
+    require(o, carried[o.getOperandNumber() - op.getNumControlOperands()]);
+  for (auto [r, ps] : llvm::zip_equal(op.getResults(), carried))
+    if (failed(set(r, ps)))
+      return failure();
+  return success();
+}
+
+LogicalResult FunctionPropagator::visitIf(scf::IfOp op) {
+  if (failed(visitBlock(*op.thenBlock())))
+    return failure();
+  if (op.getNumResults() == 0)
+    return op.elseBlock() ? visitBlock(*op.elseBlock()) : success();
+  if (failed(visitBlock(*op.elseBlock())))
+    return failure();
+  scf::YieldOp thenYield = op.thenYield(), elseYield = op.elseYield();
+  for (auto [i, r] : llvm::enumerate(op.getResults())) {
+    if (!isa<RankedTensorType>(r.getType()))
+      continue;
+    Placements ps = get(thenYield.getOperand(i));
+    require(elseYield->getOpOperand(i), ps);
+    if (failed(set(r, ps)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult FunctionPropagator::visitReturn(Operation *op) {
+  for (OpOperand &o : op->getOpOperands()) {
+    auto spec = func.getResultAttrOfType<SpecAttr>(
+        o.getOperandNumber(), DTensorDialect::kSpecAttrName);
+    if (spec)
+      require(o, fromSpec(spec));
+  }
+  return success();
+}
+
+void FunctionPropagator::finish() {
+  for (BlockArgument arg : func.getFunctionBody().getArguments())
+    if (plan.lookup(arg))
+      plan.values.push_back(arg);
+  // Redistributions of one value to one target are shared by their users.
+  llvm::DenseMap<Value, llvm::SmallVector<size_t, 1>> index;
+  func.getFunctionBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    for (OpOperand &o : op->getOpOperands()) {
+      const Placements *target = plan.getRequiredPlacements(o);
+      if (!target)
+        continue;
+      llvm::SmallVector<size_t, 1> &entries = index[o.get()];
+      auto it = llvm::find_if(entries, [&](size_t i) {
+        return plan.redistributions[i].target == *target;
+      });
+      size_t idx;
+      if (it != entries.end()) {
+        idx = *it;
+      } else {
+        idx = plan.redistributions.size();
+        entries.push_back(idx);
+        Redistribution r;
+        r.value = o.get();
+        r.target = *target;
+        plan.redistributions.push_back(std::move(r));
+      }
+      plan.redistributions[idx].users.push_back(&o);
+    }
+    if (auto r = dyn_cast<RedistributeOp>(op)) {
+      Redistribution red;
+      red.value = r.getSource();
+      red.target = fromSpec(r.getSpec());
+      red.op = r;
+      plan.redistributions.push_back(std::move(red));
+    }
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (plan.lookup(arg))
+            plan.values.push_back(arg);
+    for (Value r : op->getResults())
+      if (plan.lookup(r))
+        plan.values.push_back(r);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// FakeTensorAnalysis
+//===----------------------------------------------------------------------===//
+
+FakeTensorAnalysis::FakeTensorAnalysis(ModuleOp module,
+                                       FakeTensorOptions options)
+    : module(module), options(options) {
+  for (auto func : module.getOps<FunctionOpInterface>()) {
+    if (func.isExternal())
+      continue;
+    if (!analyze(func))
+      ok = false;
+  }
+}
+
+FakeTensorAnalysis::~FakeTensorAnalysis() = default;
+
+FunctionPlan *FakeTensorAnalysis::analyze(FunctionOpInterface func) {
+  auto it = plans.find(func);
+  if (it != plans.end())
+    return it->second.get();
+  if (!inProgress.insert(func).second) {
+    func.emitError() << "recursive call of '" << func.getName()
+                     << "' is not supported";
+    return nullptr;
+  }
+  auto plan = std::make_unique<FunctionPlan>();
+  FunctionPropagator propagator(*this, *plan, func);
+  LogicalResult result = propagator.run();
+  inProgress.erase(func);
+  if (failed(result)) {
+    ok = false;
+    return nullptr;
+  }
+  FunctionPlan *raw = plan.get();
+  plans[func] = std::move(plan);
+  functions.push_back(func);
+  return raw;
+}
+
+const FunctionPlan *
+FakeTensorAnalysis::getPlan(FunctionOpInterface func) const {
+  auto it = plans.find(func);
+  return it == plans.end() ? nullptr : it->second.get();
+}

@@ -1,0 +1,381 @@
+//===- DTensorOps.cpp - dtensor operations --------------------------------===//
+
+#include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
+#include "dtensor/Dialect/DTensor/Utils/ShardingMath.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace mlir::dtensor;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+MeshOp mlir::dtensor::lookupMesh(Operation *from, FlatSymbolRefAttr mesh,
+                                 SymbolTableCollection &symbolTable) {
+  return symbolTable.lookupNearestSymbolFrom<MeshOp>(from, mesh.getAttr());
+}
+
+LogicalResult mlir::dtensor::verifySpec(Operation *op, SpecAttr spec,
+                                        ShapedType type, StringRef what,
+                                        SymbolTableCollection &symbolTable) {
+  MeshOp mesh = lookupMesh(op, spec.getMesh(), symbolTable);
+  if (!mesh)
+    return op->emitOpError() << "spec of " << what << " refers to unknown mesh "
+                             << spec.getMesh();
+  std::string err =
+      checkPlacements(spec.getPlacements(), mesh.getRank(), type.getRank());
+  if (!err.empty())
+    return op->emitOpError() << "spec " << spec << " of " << what << ": "
+                             << err;
+  return success();
+}
+
+/// Parses `<spec> : <type>` where the spec is written in its full form
+/// `#dtensor.spec<@mesh, [...]>` or its short form `<@mesh, [...]>`. The
+/// attribute parser takes a `: type` after a full-form attribute as the
+/// attribute's own type; SpecAttr::parse hands that type back here.
+static ParseResult parseSpecColonType(OpAsmParser &parser, SpecAttr &spec,
+                                      Type &type) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalLess())) {
+    FlatSymbolRefAttr mesh;
+    SmallVector<Placement> placements;
+    if (parser.parseAttribute(mesh) || parser.parseComma() ||
+        parseSpecPlacements(parser, placements) || parser.parseGreater())
+      return failure();
+    spec = SpecAttr::get(parser.getContext(), mesh, placements);
+    return parser.parseColonType(type);
+  }
+  Attribute attr;
+  Type trailing = takeSpecTrailingType(); // clear any stale value
+  if (parser.parseAttribute(attr))
+    return failure();
+  spec = dyn_cast<SpecAttr>(attr);
+  if (!spec)
+    return parser.emitError(loc) << "expected #dtensor.spec, got " << attr;
+  trailing = takeSpecTrailingType();
+  if (trailing) {
+    type = trailing;
+    return success();
+  }
+  return parser.parseColonType(type);
+}
+
+static ParseResult parseSpec(OpAsmParser &parser, SpecAttr &spec,
+                             Type &type) {
+  return parseSpecColonType(parser, spec, type);
+}
+
+static void printSpec(OpAsmPrinter &p, Operation *, SpecAttr spec, Type type) {
+  p.printAttribute(spec);
+  p << " : " << type;
+}
+
+static ParseResult parseSpecAndTypes(OpAsmParser &parser, SpecAttr &spec,
+                                     Type &from, Type &to) {
+  if (parseSpecColonType(parser, spec, from) || parser.parseArrow() ||
+      parser.parseType(to))
+    return failure();
+  return success();
+}
+
+static void printSpecAndTypes(OpAsmPrinter &p, Operation *, SpecAttr spec,
+                              Type from, Type to) {
+  p.printAttribute(spec);
+  p << " : " << from << " -> " << to;
+}
+
+//===----------------------------------------------------------------------===//
+// MeshOp
+//===----------------------------------------------------------------------===//
+
+int64_t MeshOp::getNumDevices() { return meshNumDevices(getShape()); }
+
+std::optional<int64_t> MeshOp::getAxisIndex(StringRef name) {
+  for (auto [i, axis] : llvm::enumerate(getAxisNames()))
+    if (cast<StringAttr>(axis).getValue() == name)
+      return i;
+  return std::nullopt;
+}
+
+ParseResult MeshOp::parse(OpAsmParser &parser, OperationState &result) {
+  StringAttr name;
+  SmallVector<Attribute> axisNames;
+  SmallVector<int64_t> shape;
+  if (parser.parseSymbolName(name, getSymNameAttrName(result.name),
+                             result.attributes) ||
+      parser.parseEqual() || parser.parseLess() ||
+      parser.parseCommaSeparatedList(
+          OpAsmParser::Delimiter::Square,
+          [&] {
+            std::string axis;
+            int64_t size;
+            if (parser.parseString(&axis) || parser.parseEqual() ||
+                parser.parseInteger(size))
+              return failure();
+            axisNames.push_back(parser.getBuilder().getStringAttr(axis));
+            shape.push_back(size);
+            return success();
+          }) ||
+      parser.parseGreater() ||
+      parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  Builder &b = parser.getBuilder();
+  result.addAttribute(getAxisNamesAttrName(result.name),
+                      b.getArrayAttr(axisNames));
+  result.addAttribute(getShapeAttrName(result.name),
+                      b.getDenseI64ArrayAttr(shape));
+  return success();
+}
+
+void MeshOp::print(OpAsmPrinter &p) {
+  p << " ";
+  p.printSymbolName(getSymName());
+  p << " = <[";
+  llvm::interleaveComma(llvm::zip_equal(getAxisNames(), getShape()), p,
+                        [&](auto it) {
+                          auto [name, size] = it;
+                          p << "\"" << cast<StringAttr>(name).getValue()
+                            << "\" = " << size;
+                        });
+  p << "]>";
+  p.printOptionalAttrDict((*this)->getAttrs(),
+                          {getSymNameAttrName(), getAxisNamesAttrName(),
+                           getShapeAttrName()});
+}
+
+LogicalResult MeshOp::verify() {
+  if (getAxisNames().size() != getShape().size())
+    return emitOpError() << "has " << getAxisNames().size()
+                         << " axis names but " << getShape().size()
+                         << " axis sizes";
+  if (getShape().empty())
+    return emitOpError() << "must have at least one axis";
+  llvm::StringSet<> seen;
+  for (auto [name, size] : llvm::zip_equal(getAxisNames(), getShape())) {
+    StringRef axis = cast<StringAttr>(name).getValue();
+    if (axis.empty())
+      return emitOpError() << "axis names must not be empty";
+    if (!seen.insert(axis).second)
+      return emitOpError() << "duplicate axis name \"" << axis << "\"";
+    if (size <= 0)
+      return emitOpError() << "axis \"" << axis
+                           << "\" must have a positive size, got " << size;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// RedistributeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+RedistributeOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifySpec(*this, getSpec(), getType(), "the target", symbolTable);
+}
+
+OpFoldResult RedistributeOp::fold(FoldAdaptor) {
+  // Redistributing twice to the same placements is one redistribution.
+  if (auto prev = getSource().getDefiningOp<RedistributeOp>())
+    if (prev.getSpec() == getSpec())
+      return getSource();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// FromLocalOp / ToLocalOp
+//===----------------------------------------------------------------------===//
+
+/// Checks that `local` can hold the shard of every rank of `global` under
+/// `spec`: same rank and element type, dims static and equal where all ranks
+/// agree, dynamic where shards are uneven.
+static LogicalResult verifyLocalGlobal(Operation *op, SpecAttr spec,
+                                       ShapedType local, ShapedType global,
+                                       SymbolTableCollection &symbolTable) {
+  if (failed(verifySpec(op, spec, global, "the global tensor", symbolTable)))
+    return failure();
+  if (local.getElementType() != global.getElementType())
+    return op->emitOpError()
+           << "local element type " << local.getElementType()
+           << " differs from global element type " << global.getElementType();
+  if (local.getRank() != global.getRank())
+    return op->emitOpError() << "local rank " << local.getRank()
+                             << " differs from global rank "
+                             << global.getRank();
+  MeshOp mesh = lookupMesh(op, spec.getMesh(), symbolTable);
+  SmallVector<int64_t, 4> expected =
+      computeLocalTypeShape(global.getShape(), mesh.getShape(),
+                            spec.getPlacements(), ShapedType::kDynamic);
+  for (auto [i, want, have] : llvm::enumerate(expected, local.getShape())) {
+    if (want == have)
+      continue;
+    if (ShapedType::isDynamic(want))
+      return op->emitOpError()
+             << "local dim " << i << " must be dynamic: shards of global dim "
+             << i << " (size " << global.getDimSize(i)
+             << ") are uneven under " << spec.getPlacementsString()
+             << " on mesh " << spec.getMesh();
+    return op->emitOpError()
+           << "local dim " << i << " is " << (ShapedType::isDynamic(have) ? "dynamic" : std::to_string(have))
+           << " but global size " << global.getDimSize(i) << " under "
+           << spec.getPlacementsString() << " gives " << want << " on every rank";
+  }
+  return success();
+}
+
+LogicalResult FromLocalOp::verifySymbolUses(SymbolTableCollection &table) {
+  if (getSpec().hasPartial())
+    return emitOpError() << "partial placements are not supported here";
+  return verifyLocalGlobal(*this, getSpec(), getLocal().getType(), getType(),
+                           table);
+}
+
+LogicalResult ToLocalOp::verifySymbolUses(SymbolTableCollection &table) {
+  return verifyLocalGlobal(*this, getSpec(), getType(), getGlobal().getType(),
+                           table);
+}
+
+//===----------------------------------------------------------------------===//
+// Collectives
+//===----------------------------------------------------------------------===//
+
+/// Verifies the mesh and axes of a collective and returns the group size
+/// through `groupSize`.
+static LogicalResult verifyCollectiveAxes(Operation *op, FlatSymbolRefAttr meshRef,
+                                          ArrayRef<int64_t> axes,
+                                          SymbolTableCollection &table,
+                                          int64_t &groupSize) {
+  MeshOp mesh = lookupMesh(op, meshRef, table);
+  if (!mesh)
+    return op->emitOpError() << "refers to unknown mesh " << meshRef;
+  if (axes.empty())
+    return op->emitOpError() << "needs at least one mesh axis";
+  groupSize = 1;
+  llvm::SmallDenseSet<int64_t> seen;
+  for (int64_t axis : axes) {
+    if (axis < 0 || axis >= mesh.getRank())
+      return op->emitOpError()
+             << "mesh axis " << axis << " is out of range: mesh " << meshRef
+             << " has " << mesh.getRank() << " axes";
+    if (!seen.insert(axis).second)
+      return op->emitOpError() << "mesh axis " << axis << " is listed twice";
+    groupSize *= mesh.getShape()[axis];
+  }
+  return success();
+}
+
+/// Shape rule of a collective: dims other than `grow`/`shrink` are equal;
+/// static `grow` dims multiply by `k`, static `shrink` dims divide by it.
+static LogicalResult verifyCollectiveShapes(Operation *op, ShapedType in,
+                                            ShapedType out, int64_t k,
+                                            std::optional<int64_t> grow,
+                                            std::optional<int64_t> shrink) {
+  if (in.getElementType() != out.getElementType())
+    return op->emitOpError() << "result element type " << out.getElementType()
+                             << " differs from input element type "
+                             << in.getElementType();
+  if (in.getRank() != out.getRank())
+    return op->emitOpError() << "result rank " << out.getRank()
+                             << " differs from input rank " << in.getRank();
+  for (std::optional<int64_t> d : {grow, shrink})
+    if (d && (*d < 0 || *d >= in.getRank()))
+      return op->emitOpError() << "dim " << *d
+                               << " is out of range for a tensor of rank "
+                               << in.getRank();
+  for (int64_t i = 0, e = in.getRank(); i < e; ++i) {
+    int64_t a = in.getDimSize(i), b = out.getDimSize(i);
+    if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b))
+      continue;
+    int64_t want = a;
+    if (grow && *grow == i)
+      want *= k;
+    if (shrink && *shrink == i) {
+      if (want % k != 0)
+        return op->emitOpError() << "dim " << i << " of size " << want
+                                 << " does not split into " << k
+                                 << " equal chunks";
+      want /= k;
+    }
+    if (b != want)
+      return op->emitOpError() << "result dim " << i << " is " << b
+                               << " but the input dim " << a
+                               << " over a group of " << k << " ranks gives "
+                               << want;
+  }
+  return success();
+}
+
+/// Result type of a collective: the result itself, or what its request holds.
+static ShapedType collectiveResultType(Value result) {
+  if (auto req = dyn_cast<RequestType>(result.getType()))
+    return req.getValueType();
+  return cast<ShapedType>(result.getType());
+}
+
+template <typename OpT>
+static LogicalResult verifyCollective(OpT op, SymbolTableCollection &table,
+                                      std::optional<int64_t> grow,
+                                      std::optional<int64_t> shrink) {
+  int64_t k;
+  if (failed(verifyCollectiveAxes(op, op.getMeshAttr(), op.getMeshAxes(), table,
+                                  k)))
+    return failure();
+  return verifyCollectiveShapes(op, op.getInput().getType(),
+                                collectiveResultType(op->getResult(0)), k, grow,
+                                shrink);
+}
+
+template <typename OpT>
+static int64_t groupSizeOf(OpT op, SymbolTableCollection &table) {
+  MeshOp mesh = lookupMesh(op, op.getMeshAttr(), table);
+  if (!mesh)
+    return 0;
+  int64_t k = 1;
+  for (int64_t axis : op.getMeshAxes()) {
+    if (axis < 0 || axis >= mesh.getRank())
+      return 0;
+    k *= mesh.getShape()[axis];
+  }
+  return k;
+}
+
+/// Verifier of a result that is a request: it must hold a ranked tensor.
+static LogicalResult verifyRequestResult(Operation *op) {
+  if (op->getNumResults() == 1)
+    if (auto req = dyn_cast<RequestType>(op->getResult(0).getType()))
+      if (!isa<RankedTensorType>(req.getValueType()))
+        return op->emitOpError()
+               << "request must hold a ranked tensor, got "
+               << req.getValueType();
+  return success();
+}
+
+#define DTENSOR_COLLECTIVE_COMMON(OpT, GROW, SHRINK)                          \
+  LogicalResult OpT::verify() { return verifyRequestResult(*this); }          \
+  int64_t OpT::getGroupSize(SymbolTableCollection &table) {                  \
+    return groupSizeOf(*this, table);                                          \
+  }                                                                            \
+  LogicalResult OpT::verifySymbolUses(SymbolTableCollection &table) {         \
+    return verifyCollective(*this, table, GROW, SHRINK);                       \
+  }
+
+DTENSOR_COLLECTIVE_COMMON(AllReduceOp, std::nullopt, std::nullopt)
+DTENSOR_COLLECTIVE_COMMON(AllReduceStartOp, std::nullopt, std::nullopt)
+DTENSOR_COLLECTIVE_COMMON(AllGatherOp, getGatherDim(), std::nullopt)
+DTENSOR_COLLECTIVE_COMMON(AllGatherStartOp, getGatherDim(), std::nullopt)
+DTENSOR_COLLECTIVE_COMMON(ReduceScatterOp, std::nullopt, getScatterDim())
+DTENSOR_COLLECTIVE_COMMON(ReduceScatterStartOp, std::nullopt, getScatterDim())
+DTENSOR_COLLECTIVE_COMMON(AllToAllOp, getConcatDim(), getSplitDim())
+DTENSOR_COLLECTIVE_COMMON(AllToAllStartOp, getConcatDim(), getSplitDim())
+DTENSOR_COLLECTIVE_COMMON(BroadcastOp, std::nullopt, std::nullopt)
+DTENSOR_COLLECTIVE_COMMON(BroadcastStartOp, std::nullopt, std::nullopt)
+
+#undef DTENSOR_COLLECTIVE_COMMON
+
+#define GET_OP_CLASSES
+#include "dtensor/Dialect/DTensor/IR/DTensorOps.cpp.inc"
