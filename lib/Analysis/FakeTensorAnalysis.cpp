@@ -6,6 +6,7 @@
 #include "dtensor/Dialect/DTensor/Utils/ShardingMath.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 
@@ -98,6 +99,9 @@ private:
   LogicalResult visitIf(scf::IfOp op);
   LogicalResult visitReturn(Operation *op);
   void finish();
+  /// Gives a created value (constant, empty, fill) the placements all its
+  /// users need, so it is built in place instead of redistributed.
+  void adoptUserPlacements();
 
   /// Records the placements of a tensor value.
   LogicalResult set(Value v, Placements ps);
@@ -538,7 +542,38 @@ LogicalResult FunctionPropagator::visitReturn(Operation *op) {
   return success();
 }
 
+void FunctionPropagator::adoptUserPlacements() {
+  // Later values first: a fill is settled before the value it fills.
+  llvm::SmallVector<Operation *> created;
+  func.getFunctionBody().walk([&](Operation *op) {
+    if (op->getNumResults() == 1 && isCreatedValue(op->getResult(0)) &&
+        plan.lookup(op->getResult(0)))
+      created.push_back(op);
+  });
+  for (Operation *op : llvm::reverse(created)) {
+    Value v = op->getResult(0);
+    std::optional<Placements> target;
+    bool unique = true;
+    for (OpOperand &use : v.getUses()) {
+      const Placements *req = plan.getRequiredPlacements(use);
+      Placements want = req ? *req : get(v);
+      if (!target)
+        target = want;
+      else if (*target != want)
+        unique = false;
+    }
+    if (!target || !unique || *target == get(v) || !canCreateIn(v, *target))
+      continue;
+    (void)set(v, *target);
+    for (OpOperand &use : v.getUses())
+      plan.required.erase(&use);
+    if (auto fill = dyn_cast<linalg::FillOp>(op))
+      require(fill.getDpsInitsMutable()[0], *target);
+  }
+}
+
 void FunctionPropagator::finish() {
+  adoptUserPlacements();
   for (BlockArgument arg : func.getFunctionBody().getArguments())
     if (plan.lookup(arg))
       plan.values.push_back(arg);

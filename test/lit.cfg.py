@@ -1,0 +1,30 @@
+# -*- Python -*-
+import os
+import shutil
+import sys
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "DTENSOR"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.dtensor_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%dtensor_src_root", config.dtensor_src_root))
+config.substitutions.append(("%python", config.python_executable or sys.executable))
+
+llvm_config.use_default_substitutions()
+llvm_config.with_system_environment(["HOME", "TMPDIR"])
+tool_dirs = [config.dtensor_tools_dir, config.llvm_tools_dir]
+tools = ["dtensor-opt", ToolSubst("%unittests", os.path.join(config.dtensor_obj_root, "unittests"))]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.dtensor_tools_dir, append_path=True)
+
+if shutil.which("mlir-opt-22") or os.path.exists(os.path.join(config.llvm_tools_dir, "mlir-opt")):
+    config.available_features.add("upstream-mlir-opt")
