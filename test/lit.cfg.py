@@ -17,6 +17,7 @@ config.test_exec_root = os.path.join(config.dtensor_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%dtensor_src_root", config.dtensor_src_root))
 config.substitutions.append(("%python", config.python_executable or sys.executable))
+config.substitutions.append(("%jsonq", "%s %s" % (config.python_executable or sys.executable, os.path.join(config.test_source_root, "Inputs", "jsonq.py"))))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_system_environment(["HOME", "TMPDIR"])

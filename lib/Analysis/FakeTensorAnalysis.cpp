@@ -377,17 +377,11 @@ LogicalResult FunctionPropagator::visitGeneric(Operation *op) {
     // A created value is built directly in the placements asked for; a fill
     // needs its destination in the same placements.
     if (kept.empty() && op->getNumResults() == 1 &&
-        canCreateIn(op->getResult(0), pinned.front())) {
-      ShardingCandidate c;
-      for (Value v : op->getOperands()) {
-        c.operands.push_back(isa<RankedTensorType>(v.getType())
-                                 ? pinned.front()
-                                 : Placements());
-        c.excludedFromCost.push_back(false);
-      }
-      c.results = pinned;
-      kept.push_back(std::move(c));
-    }
+        canCreateIn(op->getResult(0), pinned.front()))
+      if (FailureOr<ShardingCandidate> c =
+              getCreationCandidate(op, plan.meshShape, pinned.front());
+          succeeded(c))
+        kept.push_back(std::move(*c));
     if (kept.empty()) {
       std::string have;
       llvm::raw_string_ostream os(have);
@@ -564,11 +558,15 @@ void FunctionPropagator::adoptUserPlacements() {
     }
     if (!target || !unique || *target == get(v) || !canCreateIn(v, *target))
       continue;
+    FailureOr<ShardingCandidate> c =
+        getCreationCandidate(op, plan.meshShape, *target);
+    if (failed(c))
+      continue;
     (void)set(v, *target);
     for (OpOperand &use : v.getUses())
       plan.required.erase(&use);
-    if (auto fill = dyn_cast<linalg::FillOp>(op))
-      require(fill.getDpsInitsMutable()[0], *target);
+    for (OpOperand &o : op->getOpOperands())
+      require(o, c->operands[o.getOperandNumber()]);
   }
 }
 

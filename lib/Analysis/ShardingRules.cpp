@@ -716,16 +716,23 @@ bool mlir::dtensor::isCreationOp(Operation *op) {
              tensor::GenerateOp>(op);
 }
 
+/// Structured copies that keep a created value created.
+static bool isCreatedCopy(Operation *op) {
+  return isa<linalg::FillOp, linalg::BroadcastOp, linalg::TransposeOp>(op) &&
+         cast<linalg::LinalgOp>(op).hasPureTensorSemantics();
+}
+
 bool mlir::dtensor::isCreatedValue(Value v) {
   Operation *def = v.getDefiningOp();
   if (!def || def->getNumResults() != 1)
     return false;
   if (isCreationOp(def))
     return true;
-  if (auto fill = dyn_cast<linalg::FillOp>(def))
-    return fill.hasPureTensorSemantics() &&
-           isCreatedValue(fill.getDpsInits()[0]);
-  return false;
+  if (!isCreatedCopy(def))
+    return false;
+  return llvm::all_of(def->getOperands(), [](Value x) {
+    return !isa<TensorType>(x.getType()) || isCreatedValue(x);
+  });
 }
 
 /// True if a created value is all zeros or undefined.
@@ -735,16 +742,54 @@ static bool isZeroOrUndef(Value v) {
     return true;
   if (auto fill = dyn_cast_or_null<linalg::FillOp>(def))
     return (matchPattern(fill.getInputs()[0], m_AnyZeroFloat()) ||
-            matchPattern(fill.getInputs()[0], m_Zero())) &&
-           isZeroOrUndef(fill.getDpsInits()[0]);
+            matchPattern(fill.getInputs()[0], m_Zero()));
+  if (def && isCreatedCopy(def))
+    return isZeroOrUndef(def->getOperand(0));
   return matchPattern(v, m_AnyZeroFloat()) || matchPattern(v, m_Zero());
 }
 
 bool mlir::dtensor::canCreateIn(Value v, llvm::ArrayRef<Placement> ps) {
   if (!isCreatedValue(v))
     return false;
-  bool partial = llvm::any_of(ps, [](Placement p) { return p.isPartial(); });
-  return !partial || isZeroOrUndef(v);
+  // R -> P(sum) divides by the axis size: only zeros (or garbage) stay put.
+  bool partialSum = llvm::any_of(ps, [](Placement p) {
+    return p.isPartial() && p.getReduceOp() == ReduceOp::Sum;
+  });
+  return !partialSum || isZeroOrUndef(v);
+}
+
+FailureOr<ShardingCandidate>
+mlir::dtensor::getCreationCandidate(Operation *op, llvm::ArrayRef<int64_t> mesh,
+                                    llvm::ArrayRef<Placement> result) {
+  if (op->getNumResults() != 1)
+    return failure();
+  if (isCreationOp(op)) {
+    ShardingCandidate c;
+    for (Value v : op->getOperands()) {
+      (void)v;
+      c.operands.push_back(Placements());
+      c.excludedFromCost.push_back(false);
+    }
+    c.results.push_back(Placements(result.begin(), result.end()));
+    return c;
+  }
+  if (!isCreatedCopy(op))
+    return failure();
+  FailureOr<LoopSpace> space = buildLinalgSpace(cast<linalg::LinalgOp>(op));
+  if (failed(space))
+    return failure();
+  llvm::SmallVector<AxisChoice, 2> choices(mesh.size());
+  for (auto [axis, p] : llvm::enumerate(result)) {
+    if (p.isShard()) {
+      choices[axis].kind = AxisChoice::Loop;
+      choices[axis].loop = space->results.front().loopDim(p.getDim());
+    } else if (p.isPartial()) {
+      choices[axis].kind = AxisChoice::Partial;
+      choices[axis].reduce = p.getReduceOp();
+    }
+  }
+  return buildCandidate(*space, choices,
+                        [](int64_t, int64_t) { return false; });
 }
 
 LogicalResult mlir::dtensor::getShardingCandidates(

@@ -43,15 +43,22 @@ LogicalResult getShardingCandidates(Operation *op,
 bool isCreationOp(Operation *op);
 
 /// True if `v` is created by the program from scalars: the result of a
-/// creation op, or a `linalg.fill` of such a value. Every rank can build any
+/// creation op, or a fill, broadcast or transpose of such values. Every rank can build any
 /// sharded placement of it locally, so it is created in the placements its
 /// users need instead of being redistributed.
 bool isCreatedValue(Value v);
 
 /// True if the created value `v` may be built directly in `placements`:
-/// shards and replicas always; partial placements only for values that are
-/// all zeros or undefined (`tensor.empty`).
+/// shards, replicas and P(avg|max|min) always; P(sum) only for values that
+/// are all zeros or undefined (`tensor.empty`).
 bool canCreateIn(Value v, llvm::ArrayRef<Placement> placements);
+
+/// For the op defining a created value: the candidate that produces
+/// `result` directly (operands of a copy mapped back through its indexing
+/// maps). Fails for other ops.
+FailureOr<ShardingCandidate>
+getCreationCandidate(Operation *op, llvm::ArrayRef<int64_t> meshShape,
+                     llvm::ArrayRef<Placement> result);
 
 } // namespace dtensor
 } // namespace mlir

@@ -34,18 +34,42 @@ struct FakePropagatePass
       materialize(func, *analysis.getPlan(func));
   }
 
-  /// Clones the ops creating `value` (a creation op, or fills of one) and
-  /// annotates the copies with `spec`: each rank builds its part directly.
-  Value createIn(OpBuilder &b, Value value, SpecAttr spec) {
+  /// Builds a copy of the created `value` directly in `target`: the ops
+  /// creating it are cloned, their created operands recursively, and the
+  /// copies are annotated. Each rank then builds its own part.
+  Value createIn(OpBuilder &b, const FunctionPlan &plan, Value value,
+                 const Placements &target) {
     Operation *def = value.getDefiningOp();
+    FailureOr<ShardingCandidate> c =
+        getCreationCandidate(def, plan.getMeshShape(), target);
+    assert(succeeded(c) && "checked by canCreateIn");
     IRMapping mapping;
-    if (auto fill = dyn_cast<linalg::FillOp>(def))
-      mapping.map(fill.getDpsInits()[0],
-                  createIn(b, fill.getDpsInits()[0], spec));
+    for (OpOperand &o : def->getOpOperands()) {
+      const FakeTensor *t = plan.lookup(o.get());
+      const Placements &want = c->operands[o.getOperandNumber()];
+      if (!t || t->placements == want)
+        continue;
+      Value operand = o.get();
+      mapping.map(operand, createIn(b, plan, operand, want));
+    }
     Operation *copy = b.clone(*def, mapping);
     copy->setAttr(DTensorDialect::kSpecsAttrName,
-                  ArrayAttr::get(b.getContext(), {spec}));
+                  ArrayAttr::get(b.getContext(), {plan.getSpecAttr(target)}));
     return copy->getResult(0);
+  }
+
+  /// Erases a created value without users, then its dead created operands.
+  void eraseDeadCreated(Operation *op) {
+    if (!op->use_empty())
+      return;
+    SmallVector<Operation *> operands;
+    for (Value v : op->getOperands())
+      if (Operation *def = v.getDefiningOp())
+        if (isCreatedValue(v))
+          operands.push_back(def);
+    op->erase();
+    for (Operation *def : operands)
+      eraseDeadCreated(def);
   }
 
   /// Inserts the redistributions the plan requires and annotates every op
@@ -54,23 +78,31 @@ struct FakePropagatePass
     if (!plan.getMesh())
       return;
     OpBuilder b(func.getContext());
+    // Redistributions of block arguments go after each other at the block
+    // start, in program order.
+    llvm::DenseMap<Block *, Operation *> lastAtStart;
     for (const Redistribution &r : plan.getRedistributions()) {
       if (r.op)
         continue;
       Value value = r.value;
+      Block *block = value.getParentBlock();
       if (Operation *def = value.getDefiningOp())
         b.setInsertionPointAfter(def);
+      else if (Operation *last = lastAtStart.lookup(block))
+        b.setInsertionPointAfter(last);
       else
-        b.setInsertionPointToStart(value.getParentBlock());
+        b.setInsertionPointToStart(block);
       Value replacement;
       if (canCreateIn(value, r.target)) {
-        replacement = createIn(b, value, plan.getSpecAttr(r.target));
+        replacement = createIn(b, plan, value, r.target);
         ++numRecreated;
       } else {
         replacement = RedistributeOp::create(b, value.getLoc(), value,
                                              plan.getSpecAttr(r.target));
         ++numRedistributions;
       }
+      if (!value.getDefiningOp())
+        lastAtStart[block] = replacement.getDefiningOp();
       for (OpOperand *user : r.users)
         user->set(replacement);
     }
@@ -78,13 +110,8 @@ struct FakePropagatePass
     for (const Redistribution &r : plan.getRedistributions()) {
       Value value = r.value;
       Operation *def = value.getDefiningOp();
-      while (def && !r.op && isCreatedValue(value) && def->use_empty()) {
-        auto fill = dyn_cast<linalg::FillOp>(def);
-        Value init = fill ? fill.getDpsInits()[0] : Value();
-        def->erase();
-        value = init;
-        def = init ? init.getDefiningOp() : nullptr;
-      }
+      if (!r.op && def && isCreatedValue(value))
+        eraseDeadCreated(def);
     }
     Attribute unit = UnitAttr::get(func.getContext());
     func.getFunctionBody().walk([&](Operation *op) {
