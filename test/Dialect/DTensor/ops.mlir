@@ -4,6 +4,9 @@
 // Round trip of every dtensor op, type and attribute, in custom and generic
 // form. The short spec form `<@m, [...]>` is printed back in its full form.
 
+// An alias of a spec is used like the full form; it is printed inline.
+#rr = #dtensor.spec<@world, [R, R]>
+
 // CHECK: dtensor.mesh @line = <["x" = 4]>
 dtensor.mesh @line = <["x" = 4]>
 // CHECK: dtensor.mesh @world = <["dp" = 2, "tp" = 4]>
@@ -63,18 +66,24 @@ func.func @placements(
 // CHECK: %[[A:.*]] = dtensor.redistribute %[[X]] to #dtensor.spec<@world, [R, R]> : tensor<32x2048xf32>
 // CHECK: %[[B:.*]] = dtensor.redistribute %[[A]] to #dtensor.spec<@world, [S(0), S(1)]> : tensor<32x2048xf32>
 // CHECK: %[[C:.*]] = dtensor.redistribute %[[B]] to #dtensor.spec<@world, [P(sum), S(0)]> : tensor<32x2048xf32>
-// CHECK: %[[D:.*]] = dtensor.redistribute %[[C]] to #dtensor.spec<@world, [P(avg), P(min)]> {tag = 7 : i64} : tensor<32x2048xf32>
+// CHECK: %[[D:.*]] = dtensor.redistribute %[[C]] to #dtensor.spec<@world, [P(avg), P(min)]> : tensor<32x2048xf32> {tag = 7 : i64}
 // CHECK: %[[E:.*]] = dtensor.redistribute %[[D]] to #dtensor.spec<@cube, [S(1), S(0), P(max)]> : tensor<32x2048xf32>
-// CHECK: return %[[E]] : tensor<32x2048xf32>
+// CHECK: %[[F:.*]] = dtensor.redistribute %[[E]] to #dtensor.spec<@world, [R, R]> : tensor<32x2048xf32>
+// CHECK: %[[G:.*]] = dtensor.redistribute %[[F]] to #dtensor.spec<@world, [S(1), R]> : tensor<32x2048xf32> {tag}
+// CHECK: return %[[G]] : tensor<32x2048xf32>
 func.func @redistribute(%x: tensor<32x2048xf32>) -> tensor<32x2048xf32> {
   // Full form.
   %a = dtensor.redistribute %x to #dtensor.spec<@world, [R, R]> : tensor<32x2048xf32>
   // Short form.
   %b = dtensor.redistribute %a to <@world, [S(0), S(1)]> : tensor<32x2048xf32>
   %c = dtensor.redistribute %b to #dtensor.spec<@world, [P(sum), S(0)]> : tensor<32x2048xf32>
-  %d = dtensor.redistribute %c to <@world, [P(avg), P(min)]> {tag = 7} : tensor<32x2048xf32>
+  %d = dtensor.redistribute %c to <@world, [P(avg), P(min)]> : tensor<32x2048xf32> {tag = 7}
   %e = dtensor.redistribute %d to <@cube, [S(1), S(0), P(max)]> : tensor<32x2048xf32>
-  return %e : tensor<32x2048xf32>
+  // Through an alias.
+  %f = dtensor.redistribute %e to #rr : tensor<32x2048xf32>
+  // Full form followed by an attribute dictionary.
+  %g = dtensor.redistribute %f to #dtensor.spec<@world, [S(1), R]> : tensor<32x2048xf32> {tag}
+  return %g : tensor<32x2048xf32>
 }
 
 //===----------------------------------------------------------------------===//
@@ -90,7 +99,9 @@ func.func @redistribute(%x: tensor<32x2048xf32>) -> tensor<32x2048xf32> {
 // CHECK: %[[R:.*]] = dtensor.from_local %[[L2]] to #dtensor.spec<@world, [R, R]> : tensor<16x128xf32> -> tensor<16x128xf32>
 // CHECK: %[[L3:.*]] = dtensor.to_local %[[G2]] from #dtensor.spec<@line, [R]> : tensor<128x128xf32> -> tensor<128x128xf32>
 // CHECK: %[[L4:.*]] = dtensor.to_local %[[G2]] from #dtensor.spec<@world, [P(sum), S(1)]> : tensor<128x128xf32> -> tensor<128x32xf32>
-// CHECK: %[[L5:.*]] = dtensor.to_local %[[G2]] from #dtensor.spec<@cube, [S(0), S(1), S(0)]> {tag} : tensor<128x128xf32> -> tensor<32x?xf32>
+// CHECK: %[[L5:.*]] = dtensor.to_local %[[G2]] from #dtensor.spec<@cube, [S(0), S(1), S(0)]> : tensor<128x128xf32> -> tensor<32x?xf32> {tag}
+// CHECK: %{{.*}} = dtensor.from_local %[[L5]] to #dtensor.spec<@cube, [S(0), S(1), S(0)]> : tensor<32x?xf32> -> tensor<128x128xf32> {tag = "full"}
+// CHECK: %{{.*}} = dtensor.to_local %[[G2]] from #dtensor.spec<@world, [R, R]> : tensor<128x128xf32> -> tensor<128x128xf32>
 func.func @local_even(%l: tensor<16x128xf32>) {
   %g = dtensor.from_local %l to #dtensor.spec<@world, [S(0), S(1)]> : tensor<16x128xf32> -> tensor<32x512xf32>
   %l2 = dtensor.to_local %g from <@world, [S(0), S(1)]> : tensor<32x512xf32> -> tensor<16x128xf32>
@@ -101,7 +112,9 @@ func.func @local_even(%l: tensor<16x128xf32>) {
   // A partial global keeps its full shape on every rank.
   %l4 = dtensor.to_local %g2 from #dtensor.spec<@world, [P(sum), S(1)]> : tensor<128x128xf32> -> tensor<128x32xf32>
   // 128 over 3 ranks of axis "b" is uneven (43, 43, 42): dim 1 is dynamic.
-  %l5 = dtensor.to_local %g2 from <@cube, [S(0), S(1), S(0)]> {tag} : tensor<128x128xf32> -> tensor<32x?xf32>
+  %l5 = dtensor.to_local %g2 from <@cube, [S(0), S(1), S(0)]> : tensor<128x128xf32> -> tensor<32x?xf32> {tag}
+  %g5 = dtensor.from_local %l5 to #dtensor.spec<@cube, [S(0), S(1), S(0)]> : tensor<32x?xf32> -> tensor<128x128xf32> {tag = "full"}
+  %l6 = dtensor.to_local %g2 from #rr : tensor<128x128xf32> -> tensor<128x128xf32>
   return
 }
 

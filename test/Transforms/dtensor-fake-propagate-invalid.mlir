@@ -1,0 +1,64 @@
+// RUN: dtensor-opt %s -dtensor-fake-propagate -split-input-file -verify-diagnostics
+
+dtensor.mesh @mesh = <["x" = 4]>
+func.func @unknown_op(%x: tensor<16xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>}, %idx: tensor<4x1xindex>) -> tensor<4x1xf32> {
+  // expected-error @+1 {{no sharding rule for 'tensor.gather'; pass unknown-ops=replicate to replicate its operands and results}}
+  %r = tensor.gather %x[%idx] gather_dims([0]) unique : (tensor<16xf32>, tensor<4x1xindex>) -> tensor<4x1xf32>
+  return %r : tensor<4x1xf32>
+}
+
+// -----
+
+dtensor.mesh @mesh = <["x" = 4]>
+func.func @shard_to_partial(%x: tensor<16xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>}) -> tensor<16xf32> {
+  // expected-error @+1 {{cannot redistribute from [S(0)] to [P(sum)]: cannot redistribute S(0) to P(sum)}}
+  %r = dtensor.redistribute %x to #dtensor.spec<@mesh, [P(sum)]> : tensor<16xf32>
+  return %r : tensor<16xf32>
+}
+
+// -----
+
+dtensor.mesh @a = <["x" = 4]>
+dtensor.mesh @b = <["x" = 2]>
+// expected-note @+1 {{mesh @a first used here}}
+func.func @mixed_meshes(%x: tensor<16xf32> {dtensor.spec = #dtensor.spec<@a, [S(0)]>}) -> tensor<16xf32> {
+  // expected-error @+1 {{uses mesh @b but the function 'mixed_meshes' already uses mesh @a; different meshes never mix}}
+  %r = dtensor.redistribute %x to #dtensor.spec<@b, [R]> : tensor<16xf32>
+  return %r : tensor<16xf32>
+}
+
+// -----
+
+dtensor.mesh @mesh = <["x" = 4]>
+func.func @impossible_pin(%x: tensor<16x8xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>}) -> tensor<16x8xf32> {
+  // expected-error @+1 {{'dtensor.specs' asks for results [P(max)] but no sharding strategy of this op produces them}}
+  %r = math.exp %x {dtensor.specs = [#dtensor.spec<@mesh, [P(max)]>]} : tensor<16x8xf32>
+  return %r : tensor<16x8xf32>
+}
+
+// -----
+
+dtensor.mesh @mesh = <["x" = 4]>
+// expected-error @+1 {{value of type 'tensor<?x8xf32>' has a dynamic shape; the global view needs static shapes}}
+func.func @dynamic(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  return %x : tensor<?x8xf32>
+}
+
+// -----
+
+dtensor.mesh @mesh = <["x" = 4]>
+// expected-error @+1 {{recursive call of 'rec' is not supported}}
+func.func @rec(%x: tensor<16xf32>) -> tensor<16xf32> {
+  %r = func.call @rec(%x) : (tensor<16xf32>) -> tensor<16xf32>
+  return %r : tensor<16xf32>
+}
+
+// -----
+
+dtensor.mesh @mesh = <["x" = 4]>
+func.func @multi_block(%x: tensor<16xf32>) -> tensor<16xf32> {
+// expected-error @-1 {{functions with more than one block are not supported; use structured control flow (scf)}}
+  cf.br ^bb1
+^bb1:
+  return %x : tensor<16xf32>
+}
