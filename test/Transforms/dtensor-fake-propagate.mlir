@@ -316,3 +316,35 @@ func.func @megatron_s0(%x: tensor<32x512xf32>,
   %y = linalg.matmul ins(%r, %w2 : tensor<32x2048xf32>, tensor<2048x512xf32>) outs(%z2 : tensor<32x512xf32>) -> tensor<32x512xf32>
   return %y : tensor<32x512xf32>
 }
+
+// -----
+
+// Data parallel x tensor parallel on a 2x2 mesh: the hidden activation is
+// [S(0), S(1)], the output [S(0), P(sum)], and one all-reduce over the tp
+// axis returns it as [S(0), R].
+// CHECK-LABEL: func.func @mlp2d
+// CHECK: linalg.matmul {dtensor.specs = [#dtensor.spec<@grid, [S(0), S(1)]>]}
+// CHECK: linalg.generic {{.*}} attrs = {dtensor.specs = [#dtensor.spec<@grid, [S(0), S(1)]>]}
+// CHECK: %[[Y:.*]] = linalg.matmul {dtensor.specs = [#dtensor.spec<@grid, [S(0), P(sum)]>]}
+// CHECK: %[[R:.*]] = dtensor.redistribute %[[Y]] to #dtensor.spec<@grid, [S(0), R]>
+// CHECK-NEXT: return %[[R]]
+dtensor.mesh @grid = <["dp" = 2, "tp" = 2]>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @mlp2d(%x: tensor<32x512xf32> {dtensor.spec = #dtensor.spec<@grid, [S(0), R]>},
+               %w1: tensor<512x2048xf32> {dtensor.spec = #dtensor.spec<@grid, [R, S(1)]>},
+               %w2: tensor<2048x512xf32> {dtensor.spec = #dtensor.spec<@grid, [R, S(0)]>})
+    -> (tensor<32x512xf32> {dtensor.spec = #dtensor.spec<@grid, [S(0), R]>}) {
+  %c0 = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<32x2048xf32>
+  %z1 = linalg.fill ins(%c0 : f32) outs(%e1 : tensor<32x2048xf32>) -> tensor<32x2048xf32>
+  %h = linalg.matmul ins(%x, %w1 : tensor<32x512xf32>, tensor<512x2048xf32>) outs(%z1 : tensor<32x2048xf32>) -> tensor<32x2048xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%h : tensor<32x2048xf32>) outs(%e1 : tensor<32x2048xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %c0 : f32
+    linalg.yield %m : f32
+  } -> tensor<32x2048xf32>
+  %e2 = tensor.empty() : tensor<32x512xf32>
+  %z2 = linalg.fill ins(%c0 : f32) outs(%e2 : tensor<32x512xf32>) -> tensor<32x512xf32>
+  %y = linalg.matmul ins(%r, %w2 : tensor<32x2048xf32>, tensor<2048x512xf32>) outs(%z2 : tensor<32x512xf32>) -> tensor<32x512xf32>
+  return %y : tensor<32x512xf32>
+}
