@@ -37,9 +37,20 @@ enum class UnknownOpPolicy {
   Replicate,
 };
 
+/// How strategies are chosen.
+enum class StrategyMode {
+  /// PyTorch DTensor parity: candidates, costs and tie rules op by op in
+  /// program order.
+  PyTorch,
+  /// All ops of a function together, minimising the total communication cost
+  /// under the same cost model; never worse than PyTorch's plan.
+  Global,
+};
+
 /// Options of the analysis.
 struct FakeTensorOptions {
   UnknownOpPolicy unknownOps = UnknownOpPolicy::Error;
+  StrategyMode strategy = StrategyMode::Global;
 };
 
 /// Metadata of one tensor value.

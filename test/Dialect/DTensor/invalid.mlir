@@ -58,7 +58,7 @@ dtensor.mesh @w = <["dp" = 2, "tp" = 4]>
 // A dim past INT32_MAX is rejected by the same check; the text (which calls a
 // positive dim negative) is a known defect of parsePlacement.
 func.func @huge_shard_dim(%x: tensor<8x512xf32>) {
-  // expected-error @+1 {{shard dim must be non-negative, got 4294967296}}
+  // expected-error @+1 {{shard dim 4294967296 is too large (max 2147483647)}}
   %0 = dtensor.redistribute %x to <@w, [S(4294967296), R]> : tensor<8x512xf32>
   return
 }
@@ -800,3 +800,26 @@ func.func @wait_type_mismatch(%x: tensor<8x512xf32>) {
   %v = "dtensor.wait"(%r) : (!dtensor.request<tensor<8x512xf32>>) -> tensor<8x512xf16>
   return
 }
+
+// -----
+
+dtensor.mesh @w = <["x" = 2, "y" = 4]>
+func.func @broadcast_root_count(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'dtensor.broadcast' op root has 2 coordinates but 1 mesh axes are listed}}
+  %0 = dtensor.broadcast %x on @w axes [1] root [0, 0] : tensor<8xf32> -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+dtensor.mesh @w = <["x" = 2, "y" = 4]>
+func.func @broadcast_root_range(%x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'dtensor.broadcast_start' op root coordinate 4 is out of range for mesh axis 1 of size 4}}
+  %0 = dtensor.broadcast_start %x on @w axes [1] root [4] : tensor<8xf32> -> !dtensor.request<tensor<8xf32>>
+  return %x : tensor<8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'dtensor.mesh' op mesh has more than the supported 1048576 devices}}
+dtensor.mesh @huge = <["x" = 4611686018427387904, "y" = 4]>

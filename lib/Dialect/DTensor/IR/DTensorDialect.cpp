@@ -80,9 +80,14 @@ static ParseResult parsePlacement(AsmParser &parser, Placement &result) {
     if (parser.parseLParen() || parser.parseInteger(dim) ||
         parser.parseRParen())
       return failure();
-    if (dim < 0 || dim > std::numeric_limits<int32_t>::max())
+    if (dim < 0)
       return parser.emitError(loc) << "shard dim must be non-negative, got "
                                    << dim;
+    if (dim > std::numeric_limits<int32_t>::max())
+      return parser.emitError(loc) << "shard dim " << dim
+                                   << " is too large (max "
+                                   << std::numeric_limits<int32_t>::max()
+                                   << ")";
     result = Placement::shard(static_cast<int32_t>(dim));
     return success();
   }

@@ -7,6 +7,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::dtensor;
@@ -140,8 +141,8 @@ void MeshOp::print(OpAsmPrinter &p) {
   llvm::interleaveComma(llvm::zip_equal(getAxisNames(), getShape()), p,
                         [&](auto it) {
                           auto [name, size] = it;
-                          p << "\"" << cast<StringAttr>(name).getValue()
-                            << "\" = " << size;
+                          p.printString(cast<StringAttr>(name).getValue());
+                          p << " = " << size;
                         });
   p << "]>";
   p.printOptionalAttrDict((*this)->getAttrs(),
@@ -167,6 +168,11 @@ LogicalResult MeshOp::verify() {
       return emitOpError() << "axis \"" << axis
                            << "\" must have a positive size, got " << size;
   }
+  int64_t devices = 1;
+  for (int64_t size : getShape())
+    if (llvm::MulOverflow(devices, size, devices) || devices > kMaxMeshDevices)
+      return emitOpError() << "mesh has more than the supported "
+                           << kMaxMeshDevices << " devices";
   return success();
 }
 
@@ -355,13 +361,29 @@ static LogicalResult verifyRequestResult(Operation *op) {
   return success();
 }
 
+template <typename OpT>
+static LogicalResult verifyExtra(OpT, SymbolTableCollection &) {
+  return success();
+}
+template <typename OpT>
+static LogicalResult verifyBroadcastRoot(OpT op, SymbolTableCollection &table);
+static LogicalResult verifyExtra(BroadcastOp op, SymbolTableCollection &t) {
+  return verifyBroadcastRoot(op, t);
+}
+static LogicalResult verifyExtra(BroadcastStartOp op,
+                                 SymbolTableCollection &t) {
+  return verifyBroadcastRoot(op, t);
+}
+
 #define DTENSOR_COLLECTIVE_COMMON(OpT, GROW, SHRINK)                          \
   LogicalResult OpT::verify() { return verifyRequestResult(*this); }          \
   int64_t OpT::getGroupSize(SymbolTableCollection &table) {                  \
     return groupSizeOf(*this, table);                                          \
   }                                                                            \
   LogicalResult OpT::verifySymbolUses(SymbolTableCollection &table) {         \
-    return verifyCollective(*this, table, GROW, SHRINK);                       \
+    if (failed(verifyCollective(*this, table, GROW, SHRINK)))                  \
+      return failure();                                                        \
+    return verifyExtra(*this, table);                                          \
   }
 
 DTENSOR_COLLECTIVE_COMMON(AllReduceOp, std::nullopt, std::nullopt)
@@ -374,6 +396,23 @@ DTENSOR_COLLECTIVE_COMMON(AllToAllOp, getConcatDim(), getSplitDim())
 DTENSOR_COLLECTIVE_COMMON(AllToAllStartOp, getConcatDim(), getSplitDim())
 DTENSOR_COLLECTIVE_COMMON(BroadcastOp, std::nullopt, std::nullopt)
 DTENSOR_COLLECTIVE_COMMON(BroadcastStartOp, std::nullopt, std::nullopt)
+
+/// The root of a broadcast names one coordinate per listed mesh axis.
+template <typename OpT>
+static LogicalResult verifyBroadcastRoot(OpT op, SymbolTableCollection &table) {
+  MeshOp mesh = lookupMesh(op, op.getMeshAttr(), table);
+  ArrayRef<int64_t> root = op.getRoot(), axes = op.getMeshAxes();
+  if (root.size() != axes.size())
+    return op.emitOpError() << "root has " << root.size()
+                            << " coordinates but " << axes.size()
+                            << " mesh axes are listed";
+  for (auto [c, a] : llvm::zip_equal(root, axes))
+    if (c < 0 || c >= mesh.getShape()[a])
+      return op.emitOpError() << "root coordinate " << c
+                              << " is out of range for mesh axis " << a
+                              << " of size " << mesh.getShape()[a];
+  return success();
+}
 
 #undef DTENSOR_COLLECTIVE_COMMON
 

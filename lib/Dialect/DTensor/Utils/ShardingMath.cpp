@@ -88,12 +88,16 @@ mlir::dtensor::computeLocalTypeShape(ArrayRef<int64_t> globalShape,
                                      ArrayRef<int64_t> mesh,
                                      ArrayRef<Placement> placements,
                                      int64_t dynamic) {
-  auto shapes = computeAllLocalShapes(globalShape, mesh, placements);
-  SmallVector<int64_t, 4> result(shapes.front());
-  for (const auto &s : shapes)
-    for (auto [i, size] : llvm::enumerate(s))
-      if (size != result[i])
-        result[i] = dynamic;
+  // Shards of a dim are all equal iff every chunking step divides evenly;
+  // once sizes differ their sums differ, so they never become equal again.
+  // This avoids enumerating the ranks of large meshes.
+  SmallVector<int64_t, 4> result(globalShape.begin(), globalShape.end());
+  for (auto [axis, p] : llvm::enumerate(placements)) {
+    if (!p.isShard() || result[p.getDim()] == dynamic)
+      continue;
+    int64_t &size = result[p.getDim()];
+    size = size % mesh[axis] == 0 ? size / mesh[axis] : dynamic;
+  }
   return result;
 }
 

@@ -15,6 +15,9 @@
 namespace mlir {
 namespace dtensor {
 
+/// Largest number of devices a mesh may have.
+constexpr int64_t kMaxMeshDevices = int64_t(1) << 20;
+
 /// Resolves the mesh named by `spec` from `from`, using `symbolTable` as a
 /// cache. Returns null if there is no such mesh.
 MeshOp lookupMesh(Operation *from, FlatSymbolRefAttr mesh,

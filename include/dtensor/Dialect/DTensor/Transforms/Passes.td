@@ -5,6 +5,16 @@
 
 include "mlir/Pass/PassBase.td"
 
+defvar StrategyOption = Option<"strategy", "strategy",
+    "::mlir::dtensor::StrategyMode", "::mlir::dtensor::StrategyMode::Global",
+    "how strategies are chosen",
+    [{::llvm::cl::values(
+      clEnumValN(::mlir::dtensor::StrategyMode::PyTorch, "pytorch",
+                 "PyTorch DTensor parity: op by op in program order"),
+      clEnumValN(::mlir::dtensor::StrategyMode::Global, "global",
+                 "all ops of a function together, minimising the total "
+                 "communication cost (never above pytorch's)"))}]>;
+
 defvar UnknownOpsOption = Option<"unknownOps", "unknown-ops",
     "::mlir::dtensor::UnknownOpPolicy",
     "::mlir::dtensor::UnknownOpPolicy::Error",
@@ -46,7 +56,7 @@ def DTensorFakePropagate : Pass<"dtensor-fake-propagate", "::mlir::ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::dtensor::DTensorDialect"];
-  let options = [UnknownOpsOption];
+  let options = [StrategyOption, UnknownOpsOption];
   let statistics = [
     Statistic<"numRedistributions", "num-redistributions",
               "Number of dtensor.redistribute ops inserted">,
@@ -76,6 +86,10 @@ def DTensorFakeReport : Pass<"dtensor-fake-report", "::mlir::ModuleOp"> {
            "output format: json or text">,
     Option<"output", "output", "std::string", "\"-\"",
            "file to write, '-' for stdout">,
+    StrategyOption,
+    Option<"comparePytorch", "compare-pytorch", "bool", "false",
+           "also give the total cost of the pytorch plan "
+           "(`totals.pytorch_comm_cost_us`)">,
     UnknownOpsOption
   ];
 }
