@@ -73,7 +73,7 @@ func.func @block(
   } -> tensor<32x128x8x64xf32>
   %of = tensor.collapse_shape %o [[0, 1], [2, 3]] : tensor<32x128x8x64xf32> into tensor<4096x512xf32>
   %attn = linalg.matmul ins(%of, %wo : tensor<4096x512xf32>, tensor<512x512xf32>) outs(%z512 : tensor<4096x512xf32>) -> tensor<4096x512xf32>
-  %h = linalg.add ins(%xf, %attn : tensor<4096x512xf32>, tensor<4096x512xf32>) outs(%e512 : tensor<4096x512xf32>) -> tensor<4096x512xf32>
+  %h = linalg.add ins(%attn, %xf : tensor<4096x512xf32>, tensor<4096x512xf32>) outs(%e512 : tensor<4096x512xf32>) -> tensor<4096x512xf32>
 
   // MLP: relu(h w1) w2, residual.
   %e2048 = tensor.empty() : tensor<4096x2048xf32>
@@ -86,7 +86,7 @@ func.func @block(
     linalg.yield %m : f32
   } -> tensor<4096x2048xf32>
   %m2 = linalg.matmul ins(%relu, %w2 : tensor<4096x2048xf32>, tensor<2048x512xf32>) outs(%z512 : tensor<4096x512xf32>) -> tensor<4096x512xf32>
-  %out = linalg.add ins(%h, %m2 : tensor<4096x512xf32>, tensor<4096x512xf32>) outs(%e512 : tensor<4096x512xf32>) -> tensor<4096x512xf32>
+  %out = linalg.add ins(%m2, %h : tensor<4096x512xf32>, tensor<4096x512xf32>) outs(%e512 : tensor<4096x512xf32>) -> tensor<4096x512xf32>
   %y = tensor.expand_shape %out [[0, 1], [2]] output_shape [32, 128, 512] : tensor<4096x512xf32> into tensor<32x128x512xf32>
   return %y : tensor<32x128x512xf32>
 }

@@ -1,6 +1,7 @@
 //===- FakeTensorAnalysis.cpp - metadata-only sharding analysis -----------===//
 
 #include "dtensor/Analysis/FakeTensorAnalysis.h"
+#include "dtensor/Analysis/GlobalPlanner.h"
 #include "dtensor/Analysis/ShardingRules.h"
 #include "dtensor/Dialect/DTensor/Utils/CostModel.h"
 #include "dtensor/Dialect/DTensor/Utils/ShardingMath.h"
@@ -64,6 +65,17 @@ const Placements *FunctionPlan::getRequiredPlacements(OpOperand &o) const {
   return it == required.end() ? nullptr : &it->second;
 }
 
+double FunctionPlan::computeCommCost() const {
+  double total = 0;
+  for (const Redistribution &r : redistributions) {
+    const FakeTensor *t = lookup(r.value);
+    int64_t bytes = t->type.getNumElements() *
+                    getElementByteSize(t->type.getElementType());
+    total += redistributeCost(bytes, meshShape, t->placements, r.target);
+  }
+  return total;
+}
+
 SpecAttr FunctionPlan::getSpecAttr(llvm::ArrayRef<Placement> ps) const {
   MeshOp m = mesh;
   if (!m)
@@ -83,8 +95,9 @@ namespace dtensor {
 class FunctionPropagator {
 public:
   FunctionPropagator(FakeTensorAnalysis &analysis, FunctionPlan &plan,
-                     FunctionOpInterface func)
-      : analysis(analysis), plan(plan), func(func) {}
+                     FunctionOpInterface func,
+                     const ForcedStrategies *forced = nullptr)
+      : analysis(analysis), plan(plan), func(func), forced(forced) {}
 
   LogicalResult run();
 
@@ -122,6 +135,8 @@ private:
   FakeTensorAnalysis &analysis;
   FunctionPlan &plan;
   FunctionOpInterface func;
+  /// Strategies chosen by the global planner, if any.
+  const ForcedStrategies *forced;
 };
 
 } // namespace dtensor
@@ -331,7 +346,13 @@ LogicalResult FunctionPropagator::visitGeneric(Operation *op) {
     current.push_back(isa<RankedTensorType>(v.getType()) ? get(v)
                                                          : Placements());
   llvm::SmallVector<ShardingCandidate, 4> candidates;
-  if (failed(getShardingCandidates(op, plan.meshShape, current, candidates))) {
+  if (forced) {
+    auto it = forced->find(op);
+    if (it != forced->end())
+      candidates.push_back(it->second);
+  }
+  if (candidates.empty() &&
+      failed(getShardingCandidates(op, plan.meshShape, current, candidates))) {
     for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
                                             op->getResultTypes()))
       if (isa<TensorType>(t) && !isa<RankedTensorType>(t))
@@ -646,11 +667,31 @@ FunctionPlan *FakeTensorAnalysis::analyze(FunctionOpInterface func) {
   auto plan = std::make_unique<FunctionPlan>();
   FunctionPropagator propagator(*this, *plan, func);
   LogicalResult result = propagator.run();
-  inProgress.erase(func);
   if (failed(result)) {
+    inProgress.erase(func);
     ok = false;
     return nullptr;
   }
+  plan->pytorchCommCost = plan->computeCommCost();
+  if (options.strategy == StrategyMode::Global && plan->getMesh()) {
+    ForcedStrategies forced = planFunctionGlobally(func, *plan);
+    auto global = std::make_unique<FunctionPlan>();
+    // The global plan is an alternative: its diagnostics (if any) are not
+    // the user's concern when the PyTorch plan is kept.
+    bool globalOk;
+    {
+      ScopedDiagnosticHandler quiet(func.getContext(),
+                                    [](Diagnostic &) { return success(); });
+      globalOk = mlir::succeeded(
+          FunctionPropagator(*this, *global, func, &forced).run());
+    }
+    if (globalOk) {
+      global->pytorchCommCost = plan->pytorchCommCost;
+      if (global->computeCommCost() < plan->pytorchCommCost - 1e-9)
+        plan = std::move(global);
+    }
+  }
+  inProgress.erase(func);
   FunctionPlan *raw = plan.get();
   plans[func] = std::move(plan);
   functions.push_back(func);

@@ -168,34 +168,38 @@ static FailureOr<LoopSpace> buildLinalgSpace(linalg::LinalgOp op) {
   space.numLoops = op.getNumLoops();
   for (utils::IteratorType it : op.getIteratorTypesArray())
     space.isReduction.push_back(it == utils::IteratorType::reduction);
+  // Maps are rebuilt by named ops on every query: fetch them once. Structured
+  // ops list their inputs, then their inits.
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  int64_t numInputs = op.getNumDpsInputs();
+  if (static_cast<int64_t>(maps.size()) != op->getNumOperands())
+    return failure();
   for (OpOperand &operand : op->getOpOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(&operand);
+    int64_t idx = operand.getOperandNumber();
+    AffineMap map = maps[idx];
     for (AffineExpr e : map.getResults())
       if (!isa<AffineDimExpr>(e) && !isa<AffineConstantExpr>(e))
         return failure();
     space.operands.push_back(mapFromAffine(map, operand.get()));
-    bool init = op.isDpsInit(&operand);
+    bool init = idx >= numInputs;
     space.isInit.push_back(init);
-    space.initResult.push_back(
-        init ? op.getTiedOpResult(&operand).getResultNumber() : -1);
+    space.initResult.push_back(init ? idx - numInputs : -1);
     if (init && op.payloadUsesValueFromOperand(&operand))
       space.readsInits = true;
   }
   for (OpResult r : op->getResults()) {
-    OpOperand *init = op.getDpsInitOperand(r.getResultNumber());
     std::optional<DimMap> m =
-        mapFromAffine(op.getMatchingIndexingMap(init), r);
+        mapFromAffine(maps[numInputs + r.getResultNumber()], r);
     if (!m)
       return failure();
-    // A result that does not index a loop twice is required below.
     space.results.push_back(*m);
   }
   Block *body = op.getBlock();
   if (body) {
     space.linearity = classifyPayload(*body);
     if (op.getNumDpsInits() == 1 && llvm::is_contained(space.isReduction, true))
-      space.combiner = classifyCombiner(
-          *body, op.getMatchingBlockArgument(op.getDpsInitOperand(0)));
+      space.combiner =
+          classifyCombiner(*body, body->getArgument(numInputs));
   }
   return space;
 }
@@ -264,6 +268,9 @@ struct AxisChoice {
   enum Kind { Replicate, Loop, Partial } kind = Replicate;
   int64_t loop = -1;
   ReduceOp reduce = ReduceOp::Sum;
+  /// For `Partial`: the one input that stays partial (mul-like ops), or -1
+  /// when the caller decides.
+  int64_t partialOperand = -1;
 };
 
 /// Builds the candidate that assigns `choices[a]` to mesh axis `a`.
@@ -918,4 +925,153 @@ LogicalResult mlir::dtensor::getShardingCandidates(
     return success();
   }
   return failure();
+}
+
+//===----------------------------------------------------------------------===//
+// Exhaustive candidates (whole-function planning)
+//===----------------------------------------------------------------------===//
+
+/// Every strategy of a loop-space op: per mesh axis, replicate, shard one
+/// loop (a reduction loop gives a partial with the combiner), or pass partial
+/// inputs through a linear payload; expanded over the mesh axes.
+static void enumerateLoopSpace(const LoopSpace &space,
+                               llvm::ArrayRef<int64_t> mesh,
+                               llvm::SmallVectorImpl<ShardingCandidate> &out) {
+  llvm::SmallVector<int64_t> inputs;
+  for (auto [i, m] : llvm::enumerate(space.operands))
+    if (m && !space.isInit[i])
+      inputs.push_back(i);
+  const DimMap &res = space.results.front();
+  llvm::SmallVector<AxisChoice> options;
+  options.push_back(AxisChoice());
+  for (int64_t l = 0; l < space.numLoops; ++l) {
+    if (space.isReduction[l]) {
+      if (space.combiner)
+        options.push_back({AxisChoice::Loop, l, *space.combiner, -1});
+    } else if (res.find(l) >= 0) {
+      options.push_back({AxisChoice::Loop, l, ReduceOp::Sum, -1});
+    }
+  }
+  bool pointwise = !llvm::is_contained(space.isReduction, true);
+  if (!space.readsInits && (pointwise || space.combiner == ReduceOp::Sum)) {
+    switch (pointwise ? space.linearity : Linearity::Add) {
+    case Linearity::Add:
+      if (pointwise || space.linearity == Linearity::Add)
+        options.push_back({AxisChoice::Partial, -1, ReduceOp::Sum, -1});
+      break;
+    case Linearity::Mul:
+      for (int64_t i : inputs)
+        options.push_back({AxisChoice::Partial, -1, ReduceOp::Sum, i});
+      break;
+    case Linearity::Div:
+      if (!inputs.empty())
+        options.push_back(
+            {AxisChoice::Partial, -1, ReduceOp::Sum, inputs.front()});
+      break;
+    case Linearity::Max:
+      options.push_back({AxisChoice::Partial, -1, ReduceOp::Max, -1});
+      break;
+    case Linearity::Min:
+      options.push_back({AxisChoice::Partial, -1, ReduceOp::Min, -1});
+      break;
+    case Linearity::None:
+      break;
+    }
+  }
+  int64_t n = mesh.size();
+  llvm::SmallVector<int64_t> idx(n, 0);
+  llvm::SmallVector<AxisChoice, 2> choices(n);
+  while (true) {
+    for (int64_t a = 0; a < n; ++a)
+      choices[a] = options[idx[a]];
+    ShardingCandidate c =
+        buildCandidate(space, choices, [&](int64_t i, int64_t axis) {
+          int64_t only = choices[axis].partialOperand;
+          return only < 0 || only == i;
+        });
+    bool ok = true;
+    for (auto [i, m] : llvm::enumerate(space.operands))
+      if (m && !isShardable(m->shape, mesh, c.operands[i]))
+        ok = false;
+    for (auto [i, m] : llvm::enumerate(space.results))
+      if (!isShardable(m.shape, mesh, c.results[i]))
+        ok = false;
+    if (ok)
+      out.push_back(std::move(c));
+    int64_t a = n - 1;
+    while (a >= 0 && ++idx[a] == static_cast<int64_t>(options.size()))
+      idx[a--] = 0;
+    if (a < 0)
+      break;
+  }
+}
+
+LogicalResult mlir::dtensor::getAllShardingCandidates(
+    Operation *op, llvm::ArrayRef<int64_t> mesh,
+    llvm::ArrayRef<Placements> current,
+    llvm::SmallVectorImpl<ShardingCandidate> &out) {
+  if (isCreationOp(op))
+    return getShardingCandidates(op, mesh, current, out);
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    if (!linalgOp.hasPureTensorSemantics())
+      return failure();
+    FailureOr<LoopSpace> space = buildLinalgSpace(linalgOp);
+    if (failed(space))
+      return getShardingCandidates(op, mesh, current, out);
+    enumerateLoopSpace(*space, mesh, out);
+    return success();
+  }
+  if ((op->hasTrait<OpTrait::Elementwise>() ||
+       op->hasTrait<OpTrait::ResultsBroadcastableShape>()) &&
+      op->getNumResults() != 0 && op->getNumRegions() == 0) {
+    FailureOr<LoopSpace> space = buildElementwiseSpace(op);
+    if (failed(space))
+      return failure();
+    enumerateLoopSpace(*space, mesh, out);
+    return success();
+  }
+  // Rules that follow an operand: apply them to every placement that operand
+  // could have (R, S(d), P(sum) per axis) and keep the distinct candidates.
+  int64_t followed = isa<tensor::InsertSliceOp>(op) ? 1 : 0;
+  if (op->getNumOperands() <= static_cast<unsigned>(followed))
+    return getShardingCandidates(op, mesh, current, out);
+  auto type = dyn_cast<RankedTensorType>(op->getOperand(followed).getType());
+  if (!type)
+    return getShardingCandidates(op, mesh, current, out);
+  llvm::SmallVector<Placement> options{Placement::replicate(),
+                                       Placement::partial()};
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    options.push_back(Placement::shard(d));
+  int64_t n = mesh.size();
+  llvm::SmallVector<int64_t> idx(n, 0);
+  bool any = false;
+  while (true) {
+    Placements hyp;
+    for (int64_t a = 0; a < n; ++a)
+      hyp.push_back(options[idx[a]]);
+    if (isShardable(type.getShape(), mesh, hyp)) {
+      llvm::SmallVector<Placements, 4> cur(current.begin(), current.end());
+      for (auto [i, v] : llvm::enumerate(op->getOperands()))
+        if (auto t = dyn_cast<RankedTensorType>(v.getType());
+            t && t.getRank() == type.getRank())
+          cur[i] = hyp;
+      llvm::SmallVector<ShardingCandidate, 2> cands;
+      if (failed(getShardingCandidates(op, mesh, cur, cands)))
+        return failure();
+      any = true;
+      for (ShardingCandidate &c : cands) {
+        bool seen = llvm::any_of(out, [&](const ShardingCandidate &o) {
+          return o.operands == c.operands && o.results == c.results;
+        });
+        if (!seen)
+          out.push_back(std::move(c));
+      }
+    }
+    int64_t a = n - 1;
+    while (a >= 0 && ++idx[a] == static_cast<int64_t>(options.size()))
+      idx[a--] = 0;
+    if (a < 0)
+      break;
+  }
+  return success(any);
 }

@@ -103,6 +103,11 @@ public:
   /// Tensor values in program order: arguments first, then op results.
   llvm::ArrayRef<Value> getValues() const { return values; }
 
+  /// Total cost (µs) of the plan's redistributions under the cost model.
+  double computeCommCost() const;
+  /// Total cost (µs) of the PyTorch (greedy) plan of the same function.
+  double getPytorchCommCost() const { return pytorchCommCost; }
+
   /// Builds the `#dtensor.spec` of placements on this function's mesh; null
   /// without a mesh.
   SpecAttr getSpecAttr(llvm::ArrayRef<Placement> placements) const;
@@ -116,6 +121,7 @@ private:
   llvm::DenseMap<OpOperand *, Placements> required;
   llvm::SmallVector<Redistribution> redistributions;
   llvm::SmallVector<Value> values;
+  double pytorchCommCost = 0;
 };
 
 /// The fake-tensor analysis of a module. Construct it on a module; check

@@ -37,6 +37,16 @@ LogicalResult getShardingCandidates(Operation *op,
                                     llvm::ArrayRef<Placements> operands,
                                     llvm::SmallVectorImpl<ShardingCandidate> &out);
 
+/// Every candidate strategy of `op`, independent of where its operands are
+/// now (used to plan a whole function): for loop-space ops, each placement
+/// of the loops per mesh axis; for rules that follow an operand, the rule
+/// applied to every placement that operand could have. `current` is used
+/// only for operands the rule does not follow.
+LogicalResult
+getAllShardingCandidates(Operation *op, llvm::ArrayRef<int64_t> meshShape,
+                         llvm::ArrayRef<Placements> current,
+                         llvm::SmallVectorImpl<ShardingCandidate> &out);
+
 /// True if `op` creates its tensor results from nothing but scalars and
 /// attributes, so that every rank can build the same value (constants,
 /// tensor.empty, splats, from_elements, generate).

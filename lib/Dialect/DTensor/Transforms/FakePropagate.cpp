@@ -27,6 +27,7 @@ struct FakePropagatePass
   void runOnOperation() override {
     FakeTensorOptions options;
     options.unknownOps = unknownOps;
+    options.strategy = strategy;
     FakeTensorAnalysis analysis(getOperation(), options);
     if (!analysis.succeeded())
       return signalPassFailure();

@@ -94,6 +94,7 @@ struct FunctionReport {
   llvm::SmallVector<std::array<std::string, 5>> rows;
   llvm::SmallVector<int64_t> commBytes, peakBytes;
   double commCostUs = 0;
+  std::optional<double> pytorchCostUs;
 };
 
 /// The data of one collective step on each rank: what is gathered for
@@ -116,7 +117,8 @@ double stepCost(const RedistributeStep &step, RankedTensorType type,
   return redistributeCost(bytes, mesh, step.before, after);
 }
 
-FunctionReport buildReport(FunctionOpInterface func, const FunctionPlan &plan) {
+FunctionReport buildReport(FunctionOpInterface func, const FunctionPlan &plan,
+                           bool comparePytorch) {
   FunctionReport rep;
   llvm::ArrayRef<int64_t> mesh = plan.getMeshShape();
   int64_t numRanks = plan.getNumRanks();
@@ -235,7 +237,6 @@ FunctionReport buildReport(FunctionOpInterface func, const FunctionPlan &plan) {
     int64_t bytes = t->type.getNumElements() *
                     getElementByteSize(t->type.getElementType());
     double cost = redistributeCost(bytes, mesh, from, r.target);
-    rep.commCostUs += cost;
     json::Array stepKinds;
     for (const RedistributeStep &step : steps) {
       stepKinds.push_back(stringifyStepKind(step.kind).str());
@@ -272,6 +273,7 @@ FunctionReport buildReport(FunctionOpInterface func, const FunctionPlan &plan) {
         {"steps", std::move(stepKinds)},
         {"cost_us", cost}});
   }
+  rep.commCostUs = plan.computeCommCost();
   rep.object["collectives"] = std::move(collectives);
   rep.object["redistributions"] = std::move(redistributions);
   rep.object["totals"] = json::Object{{"comm_bytes", toJson(rep.commBytes)},
@@ -280,6 +282,11 @@ FunctionReport buildReport(FunctionOpInterface func, const FunctionPlan &plan) {
                                       {"num_collectives",
                                        static_cast<int64_t>(
                                            rep.collectives.size())}};
+  if (comparePytorch) {
+    rep.pytorchCostUs = plan.getPytorchCommCost();
+    rep.object["totals"].getAsObject()->insert(
+        {"pytorch_comm_cost_us", *rep.pytorchCostUs});
+  }
   return rep;
 }
 
@@ -338,7 +345,10 @@ void printText(llvm::raw_ostream &os, FunctionOpInterface func,
   llvm::interleave(rep.commBytes, cs, " ");
   llvm::interleave(rep.peakBytes, ps, " ");
   os << "\ntotals: collectives=" << rep.collectives.size()
-     << " comm_cost_us=" << llvm::formatv("{0:F1}", rep.commCostUs)
+     << " comm_cost_us=" << llvm::formatv("{0:F1}", rep.commCostUs);
+  if (rep.pytorchCostUs)
+    os << " pytorch_comm_cost_us=" << llvm::formatv("{0:F1}", *rep.pytorchCostUs);
+  os
      << " comm_bytes/rank=[" << comm << "] peak_bytes/rank=[" << peak
      << "]\n\n";
 }
@@ -356,6 +366,7 @@ struct FakeReportPass
     }
     FakeTensorOptions options;
     options.unknownOps = unknownOps;
+    options.strategy = strategy;
     FakeTensorAnalysis analysis(getOperation(), options);
     if (!analysis.succeeded())
       return signalPassFailure();
@@ -371,7 +382,7 @@ struct FakeReportPass
     json::Array functions;
     for (FunctionOpInterface func : analysis.getFunctions()) {
       const FunctionPlan &plan = *analysis.getPlan(func);
-      FunctionReport rep = buildReport(func, plan);
+      FunctionReport rep = buildReport(func, plan, comparePytorch);
       if (format == "text")
         printText(os, func, plan, rep);
       else
