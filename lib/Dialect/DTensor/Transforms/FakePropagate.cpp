@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir {
 namespace dtensor {
@@ -59,18 +60,21 @@ struct FakePropagatePass
     return copy->getResult(0);
   }
 
-  /// Erases a created value without users, then its dead created operands.
-  void eraseDeadCreated(Operation *op) {
-    if (!op->use_empty())
-      return;
-    SmallVector<Operation *> operands;
-    for (Value v : op->getOperands())
-      if (Operation *def = v.getDefiningOp())
-        if (isCreatedValue(v))
-          operands.push_back(def);
-    op->erase();
-    for (Operation *def : operands)
-      eraseDeadCreated(def);
+  /// Erases the created values in `worklist` that have no users left, and
+  /// then their created operands that became dead.
+  void eraseDeadCreated(SmallVector<Operation *> worklist) {
+    llvm::DenseSet<Operation *> erased;
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      if (erased.contains(op) || !op->use_empty())
+        continue;
+      for (Value v : op->getOperands())
+        if (Operation *def = v.getDefiningOp())
+          if (isCreatedValue(v))
+            worklist.push_back(def);
+      erased.insert(op);
+      op->erase();
+    }
   }
 
   /// Inserts the redistributions the plan requires and annotates every op
@@ -82,6 +86,7 @@ struct FakePropagatePass
     // Redistributions of block arguments go after each other at the block
     // start, in program order.
     llvm::DenseMap<Block *, Operation *> lastAtStart;
+    llvm::SetVector<Operation *> recreated;
     for (const Redistribution &r : plan.getRedistributions()) {
       if (r.op)
         continue;
@@ -95,6 +100,7 @@ struct FakePropagatePass
         b.setInsertionPointToStart(block);
       Value replacement;
       if (canCreateIn(value, r.target)) {
+        recreated.insert(value.getDefiningOp());
         replacement = createIn(b, plan, value, r.target);
         ++numRecreated;
       } else {
@@ -108,12 +114,10 @@ struct FakePropagatePass
         user->set(replacement);
     }
     // Created values whose users all moved to a copy are gone.
-    for (const Redistribution &r : plan.getRedistributions()) {
-      Value value = r.value;
-      Operation *def = value.getDefiningOp();
-      if (!r.op && def && isCreatedValue(value))
-        eraseDeadCreated(def);
-    }
+    SmallVector<Operation *> dead;
+    for (Operation *def : recreated)
+      dead.push_back(def);
+    eraseDeadCreated(std::move(dead));
     Attribute unit = UnitAttr::get(func.getContext());
     func.getFunctionBody().walk([&](Operation *op) {
       if (isa<DTensorDialect>(op->getDialect()) || op->getNumResults() == 0)
