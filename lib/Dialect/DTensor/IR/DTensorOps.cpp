@@ -323,6 +323,13 @@ static ShapedType collectiveResultType(Value result) {
   return cast<ShapedType>(result.getType());
 }
 
+LogicalResult
+ProcessIndexOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  int64_t k;
+  return verifyCollectiveAxes(*this, getMeshAttr(), getMeshAxes(), symbolTable,
+                              k);
+}
+
 template <typename OpT>
 static LogicalResult verifyCollective(OpT op, SymbolTableCollection &table,
                                       std::optional<int64_t> grow,

@@ -4,11 +4,7 @@
 
 #include "dtensor/Analysis/FakeTensorAnalysis.h"
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
-#include "dtensor/Analysis/ShardingRules.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/IR/Builders.h"
-#include "mlir/IR/IRMapping.h"
-#include "llvm/ADT/SetVector.h"
+#include "dtensor/Dialect/DTensor/Transforms/MaterializePlan.h"
 
 namespace mlir {
 namespace dtensor {
@@ -32,109 +28,13 @@ struct FakePropagatePass
     FakeTensorAnalysis analysis(getOperation(), options);
     if (!analysis.succeeded())
       return signalPassFailure();
-    for (FunctionOpInterface func : analysis.getFunctions())
-      materialize(func, *analysis.getPlan(func));
-  }
-
-  /// Builds a copy of the created `value` directly in `target`: the ops
-  /// creating it are cloned, their created operands recursively, and the
-  /// copies are annotated. Each rank then builds its own part.
-  Value createIn(OpBuilder &b, const FunctionPlan &plan, Value value,
-                 const Placements &target) {
-    Operation *def = value.getDefiningOp();
-    FailureOr<ShardingCandidate> c =
-        getCreationCandidate(def, plan.getMeshShape(), target);
-    assert(succeeded(c) && "checked by canCreateIn");
-    IRMapping mapping;
-    for (OpOperand &o : def->getOpOperands()) {
-      const FakeTensor *t = plan.lookup(o.get());
-      const Placements &want = c->operands[o.getOperandNumber()];
-      if (!t || t->placements == want)
-        continue;
-      Value operand = o.get();
-      mapping.map(operand, createIn(b, plan, operand, want));
-    }
-    Operation *copy = b.clone(*def, mapping);
-    copy->setAttr(DTensorDialect::kSpecsAttrName,
-                  ArrayAttr::get(b.getContext(), {plan.getSpecAttr(target)}));
-    return copy->getResult(0);
-  }
-
-  /// Erases the created values in `worklist` that have no users left, and
-  /// then their created operands that became dead.
-  void eraseDeadCreated(SmallVector<Operation *> worklist) {
-    llvm::DenseSet<Operation *> erased;
-    while (!worklist.empty()) {
-      Operation *op = worklist.pop_back_val();
-      if (erased.contains(op) || !op->use_empty())
-        continue;
-      for (Value v : op->getOperands())
-        if (Operation *def = v.getDefiningOp())
-          if (isCreatedValue(v))
-            worklist.push_back(def);
-      erased.insert(op);
-      op->erase();
+    for (FunctionOpInterface func : analysis.getFunctions()) {
+      MaterializeStats stats = materializePlan(func, *analysis.getPlan(func));
+      numRedistributions += stats.redistributions;
+      numRecreated += stats.recreated;
+      numAnnotated += stats.annotated;
     }
   }
 
-  /// Inserts the redistributions the plan requires and annotates every op
-  /// with the placements of its results.
-  void materialize(FunctionOpInterface func, const FunctionPlan &plan) {
-    if (!plan.getMesh())
-      return;
-    OpBuilder b(func.getContext());
-    // Redistributions of block arguments go after each other at the block
-    // start, in program order.
-    llvm::DenseMap<Block *, Operation *> lastAtStart;
-    llvm::SetVector<Operation *> recreated;
-    for (const Redistribution &r : plan.getRedistributions()) {
-      if (r.op)
-        continue;
-      Value value = r.value;
-      Block *block = value.getParentBlock();
-      if (Operation *def = value.getDefiningOp())
-        b.setInsertionPointAfter(def);
-      else if (Operation *last = lastAtStart.lookup(block))
-        b.setInsertionPointAfter(last);
-      else
-        b.setInsertionPointToStart(block);
-      Value replacement;
-      if (canCreateIn(value, r.target)) {
-        recreated.insert(value.getDefiningOp());
-        replacement = createIn(b, plan, value, r.target);
-        ++numRecreated;
-      } else {
-        replacement = RedistributeOp::create(b, value.getLoc(), value,
-                                             plan.getSpecAttr(r.target));
-        ++numRedistributions;
-      }
-      if (!value.getDefiningOp())
-        lastAtStart[block] = replacement.getDefiningOp();
-      for (OpOperand *user : r.users)
-        user->set(replacement);
-    }
-    // Created values whose users all moved to a copy are gone.
-    SmallVector<Operation *> dead;
-    for (Operation *def : recreated)
-      dead.push_back(def);
-    eraseDeadCreated(std::move(dead));
-    Attribute unit = UnitAttr::get(func.getContext());
-    func.getFunctionBody().walk([&](Operation *op) {
-      if (isa<DTensorDialect>(op->getDialect()) || op->getNumResults() == 0)
-        return;
-      SmallVector<Attribute> specs;
-      bool any = false;
-      for (Value r : op->getResults()) {
-        const FakeTensor *t = plan.lookup(r);
-        specs.push_back(t ? Attribute(plan.getSpecAttr(t->placements)) : unit);
-        any |= t != nullptr;
-      }
-      if (!any)
-        return;
-      op->setAttr(DTensorDialect::kSpecsAttrName,
-                  ArrayAttr::get(func.getContext(), specs));
-      ++numAnnotated;
-    });
-  }
 };
 } // namespace

@@ -102,6 +102,27 @@ def DTensor_ToLocalOp : DTensor_Op<"to_local", [
 }
 
 //===----------------------------------------------------------------------===//
+// Local-view ops
+//===----------------------------------------------------------------------===//
+
+def DTensor_ProcessIndexOp : DTensor_Op<"process_index", [
+    Pure, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "this rank's index in its group over some mesh axes";
+  let description = [{
+    The row-major index of the calling rank among the ranks that differ only
+    in the listed mesh axes: with one axis, the rank's coordinate on it. The
+    partitioner uses it to compute the offsets and sizes of uneven shards.
+
+    ```mlir
+    %c = dtensor.process_index on @world axes [1] : index
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$mesh, DenseI64ArrayAttr:$mesh_axes);
+  let results = (outs Index:$result);
+  let assemblyFormat = "`on` $mesh `axes` $mesh_axes attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
 // Local-view collectives
 //===----------------------------------------------------------------------===//
 
