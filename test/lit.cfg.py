@@ -1,6 +1,7 @@
 # -*- Python -*-
 import os
 import shutil
+import subprocess
 import sys
 
 import lit.formats
@@ -29,3 +30,17 @@ llvm_config.with_environment("PATH", config.dtensor_tools_dir, append_path=True)
 
 if shutil.which("mlir-opt-22") or os.path.exists(os.path.join(config.llvm_tools_dir, "mlir-opt")):
     config.available_features.add("upstream-mlir-opt")
+
+# The runtime (runtime/): its test driver under mpirun, and the shared library.
+config.substitutions.append(("%dtrt_test", os.path.join(config.dtensor_tools_dir, "dtrt_test")))
+config.substitutions.append(("%dtrt_lib", os.path.join(config.dtensor_obj_root, "lib", "libdtrt.so")))
+if config.mpirun:
+    config.available_features.add("mpi")
+    mpirun = config.mpirun
+    # Open MPI refuses root (as in containers) and more ranks than cores
+    # unless told.
+    if "Open MPI" in subprocess.run([mpirun, "--version"], capture_output=True, text=True).stdout:
+        mpirun += " --allow-run-as-root --oversubscribe"
+    config.substitutions.append(("%mpirun", mpirun))
+if config.dtrt_enable_cuda:
+    config.available_features.add("dtrt-nccl")

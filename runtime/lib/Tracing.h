@@ -1,0 +1,44 @@
+//===- Tracing.h - Per-rank timing spans ------------------------*- C++ -*-===//
+//
+// Spans are kept in memory per rank and written by dtrt_trace_write as
+// Chrome/Perfetto trace JSON.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DTRT_LIB_TRACING_H
+#define DTRT_LIB_TRACING_H
+
+#include <cstdint>
+
+namespace dtrt {
+
+/// Returns microseconds since dtrt_init (MPI_Wtime based).
+double nowUs();
+
+/// Records a finished span when recording is on. `bytes` < 0 means the span
+/// has no collective arguments.
+void recordSpan(const char *name, int32_t kind, double startUs, double endUs,
+                int64_t bytes = -1, uint64_t axesMask = 0);
+
+/// Drops every recorded and open span.
+void clearTrace();
+
+/// Records a comm span around a synchronous collective.
+class CommSpan {
+public:
+  CommSpan(const char *name, int64_t bytes, uint64_t axesMask)
+      : name(name), bytes(bytes), axesMask(axesMask), startUs(nowUs()) {}
+  ~CommSpan();
+  CommSpan(const CommSpan &) = delete;
+  CommSpan &operator=(const CommSpan &) = delete;
+
+private:
+  const char *name;
+  int64_t bytes;
+  uint64_t axesMask;
+  double startUs;
+};
+
+} // namespace dtrt
+
+#endif // DTRT_LIB_TRACING_H
