@@ -94,4 +94,42 @@ def DTensorFakeReport : Pass<"dtensor-fake-report", "::mlir::ModuleOp"> {
   ];
 }
 
+def DTensorPartition : Pass<"dtensor-partition", "::mlir::ModuleOp"> {
+  let summary = "turn the global view into one SPMD local-view program";
+  let description = [{
+    Runs the fake-tensor analysis (and materialises its plan, so the input
+    need not be propagated) and rewrites every function with a mesh into the
+    program each rank runs:
+
+    - every tensor gets its local type: the shard's shape, with dynamic dims
+      where shards are uneven (torch.chunk sizes), computed at run time from
+      `dtensor.process_index`;
+    - every `dtensor.redistribute` becomes its plan of per-axis steps:
+      `dtensor.all_gather` (S -> R), `dtensor.all_reduce` (P -> R),
+      `dtensor.reduce_scatter` (P -> S), `dtensor.all_to_all` (S(i) -> S(j)),
+      a local slice (R -> S) or a division by the axis size (R -> P(sum)).
+      Uneven shards are padded to equal blocks around the collective and the
+      padding is sliced off, so no row is dropped or duplicated;
+    - values the program creates are created locally in their placements;
+    - arguments arrive as local shards and results leave in their requested
+      placements; `dtensor.spec` stays on arguments and results to say how.
+
+    ```mlir
+    // before: %r = dtensor.redistribute %y to #dtensor.spec<@mesh, [R]> : tensor<32x512xf32>
+    // after:
+    %r = dtensor.all_reduce %y on @mesh axes [0] reduce sum
+        : tensor<32x512xf32> -> tensor<32x512xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::dtensor::DTensorDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let options = [StrategyOption, UnknownOpsOption];
+  let statistics = [
+    Statistic<"numCollectives", "num-collectives",
+              "Number of collective ops created">
+  ];
+}
+
 #endif // DTENSOR_DIALECT_DTENSOR_TRANSFORMS_PASSES_TD

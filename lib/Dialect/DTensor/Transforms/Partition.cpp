@@ -1,0 +1,639 @@
+//===- Partition.cpp - global view to local SPMD program ------------------===//
+//
+// Every rank runs the same local program. Tensors take the type of their
+// shard (dynamic dims where shards are uneven); redistributions become the
+// collectives of their per-axis plan; created values are created locally.
+// Sizes and offsets of uneven shards are computed at run time from the
+// rank's coordinates (`dtensor.process_index`).
+//
+//===----------------------------------------------------------------------===//
+
+#include "dtensor/Dialect/DTensor/Transforms/Passes.h"
+
+#include "dtensor/Analysis/FakeTensorAnalysis.h"
+#include "dtensor/Analysis/ShardingRules.h"
+#include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
+#include "dtensor/Dialect/DTensor/Transforms/MaterializePlan.h"
+#include "dtensor/Dialect/DTensor/Utils/ShardingMath.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+
+namespace mlir {
+namespace dtensor {
+#define GEN_PASS_DEF_DTENSORPARTITION
+#include "dtensor/Dialect/DTensor/Transforms/Passes.h.inc"
+} // namespace dtensor
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::dtensor;
+
+namespace {
+
+/// Size and offset of one dim of a shard, static where known.
+struct Extent {
+  OpFoldResult size;
+  OpFoldResult offset;
+};
+
+/// Rewrites one function into its local program.
+class Localizer {
+public:
+  Localizer(FunctionOpInterface func, const FunctionPlan &plan,
+            unsigned &numCollectives)
+      : func(func), plan(plan), mesh(plan.getMesh()),
+        meshShape(plan.getMeshShape()), b(func.getContext()),
+        numCollectives(numCollectives) {}
+
+  LogicalResult run();
+
+private:
+  RankedTensorType localType(RankedTensorType global,
+                             ArrayRef<Placement> ps) const {
+    return RankedTensorType::get(
+        computeLocalTypeShape(global.getShape(), meshShape, ps,
+                              ShapedType::kDynamic),
+        global.getElementType());
+  }
+  Value index(Location loc, int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+  /// This rank's coordinate on a mesh axis, created once per function.
+  Value coord(int64_t axis);
+  /// Chunk `c` of `k` of a dim of `size` elements (torch.chunk rule).
+  Extent chunk(Location loc, OpFoldResult size, int64_t k, Value c);
+  /// Extent of dim `d` of a tensor of global size `n` under `ps` on this
+  /// rank, relative to the global tensor.
+  Extent extent(Location loc, int64_t n, ArrayRef<Placement> ps, int64_t d);
+  /// Sizes of the local tensor of `global` under `ps`.
+  SmallVector<OpFoldResult> localSizes(Location loc, RankedTensorType global,
+                                       ArrayRef<Placement> ps);
+  /// Dynamic sizes of `type` taken from `sizes`.
+  SmallVector<Value> dynamicSizes(Location loc, RankedTensorType type,
+                                  ArrayRef<OpFoldResult> sizes);
+  /// Slices `[offset, offset + size)` of dim `d` of `v`.
+  Value sliceDim(Location loc, Value v, int64_t d, OpFoldResult offset,
+                 OpFoldResult size);
+  /// Pads dim `d` of `v` at the end to `size` elements.
+  Value padDim(Location loc, Value v, int64_t d, OpFoldResult size);
+  OpFoldResult dimSize(Location loc, Value v, int64_t d);
+  Value castTo(Location loc, Value v, Type type);
+
+  LogicalResult lowerRedistribute(RedistributeOp op);
+  LogicalResult lowerCreation(Operation *op, ArrayRef<Placement> ps);
+  LogicalResult localizeOp(Operation *op);
+  /// Gives the results of `op` their local types, in place.
+  void localizeGeneric(Operation *op);
+
+  FunctionOpInterface func;
+  const FunctionPlan &plan;
+  MeshOp mesh;
+  ArrayRef<int64_t> meshShape;
+  OpBuilder b;
+  DenseMap<int64_t, Value> coords;
+  unsigned &numCollectives;
+};
+
+} // namespace
+
+Value Localizer::coord(int64_t axis) {
+  auto it = coords.find(axis);
+  if (it != coords.end())
+    return it->second;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&func.getFunctionBody().front());
+  Value c = ProcessIndexOp::create(
+      b, func.getLoc(), b.getIndexType(),
+      FlatSymbolRefAttr::get(mesh.getSymNameAttr()),
+      b.getDenseI64ArrayAttr({axis}));
+  coords[axis] = c;
+  return c;
+}
+
+Extent Localizer::chunk(Location loc, OpFoldResult size, int64_t k, Value c) {
+  std::optional<int64_t> n = getConstantIntValue(size);
+  if (k == 1)
+    return {size, b.getIndexAttr(0)};
+  if (n && *n % k == 0) {
+    Value off = arith::MulIOp::create(b, loc, c, index(loc, *n / k));
+    return {b.getIndexAttr(*n / k), off};
+  }
+  // full = ceil(n / k); start = full * c; size = max(0, min(n, start + full)
+  // - start); offset = min(start, n).
+  Value nv = getValueOrCreateConstantIndexOp(b, loc, size);
+  Value full = arith::CeilDivUIOp::create(b, loc, nv, index(loc, k));
+  Value start = arith::MulIOp::create(b, loc, full, c);
+  Value end = arith::MinUIOp::create(
+      b, loc, nv, arith::AddIOp::create(b, loc, start, full));
+  Value offset = arith::MinUIOp::create(b, loc, start, nv);
+  Value len = arith::SubIOp::create(b, loc, end, offset);
+  return {len, offset};
+}
+
+Extent Localizer::extent(Location loc, int64_t n, ArrayRef<Placement> ps,
+                         int64_t d) {
+  OpFoldResult size = b.getIndexAttr(n);
+  OpFoldResult offset = b.getIndexAttr(0);
+  for (auto [axis, p] : llvm::enumerate(ps)) {
+    if (!p.isShard(d))
+      continue;
+    Extent e = chunk(loc, size, meshShape[axis], coord(axis));
+    size = e.size;
+    Value o = getValueOrCreateConstantIndexOp(b, loc, offset);
+    Value eo = getValueOrCreateConstantIndexOp(b, loc, e.offset);
+    offset = arith::AddIOp::create(b, loc, o, eo).getResult();
+  }
+  return {size, offset};
+}
+
+SmallVector<OpFoldResult> Localizer::localSizes(Location loc,
+                                                RankedTensorType global,
+                                                ArrayRef<Placement> ps) {
+  RankedTensorType local = localType(global, ps);
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < global.getRank(); ++d) {
+    if (!local.isDynamicDim(d))
+      sizes.push_back(b.getIndexAttr(local.getDimSize(d)));
+    else
+      sizes.push_back(extent(loc, global.getDimSize(d), ps, d).size);
+  }
+  return sizes;
+}
+
+SmallVector<Value> Localizer::dynamicSizes(Location loc, RankedTensorType type,
+                                           ArrayRef<OpFoldResult> sizes) {
+  SmallVector<Value> dyn;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      dyn.push_back(getValueOrCreateConstantIndexOp(b, loc, sizes[d]));
+  return dyn;
+}
+
+OpFoldResult Localizer::dimSize(Location loc, Value v, int64_t d) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (!type.isDynamicDim(d))
+    return b.getIndexAttr(type.getDimSize(d));
+  return tensor::DimOp::create(b, loc, v, d).getResult();
+}
+
+Value Localizer::sliceDim(Location loc, Value v, int64_t d,
+                          OpFoldResult offset, OpFoldResult size) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    sizes.push_back(i == d ? size : dimSize(loc, v, i));
+  offsets[d] = offset;
+  return tensor::ExtractSliceOp::create(b, loc, v, offsets, sizes, strides);
+}
+
+Value Localizer::padDim(Location loc, Value v, int64_t d, OpFoldResult size) {
+  auto type = cast<RankedTensorType>(v.getType());
+  std::optional<int64_t> want = getConstantIntValue(size);
+  if (want && !type.isDynamicDim(d) && type.getDimSize(d) == *want)
+    return v;
+  SmallVector<OpFoldResult> low(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> high(type.getRank(), b.getIndexAttr(0));
+  Value have = getValueOrCreateConstantIndexOp(b, loc, dimSize(loc, v, d));
+  Value target = getValueOrCreateConstantIndexOp(b, loc, size);
+  high[d] = arith::SubIOp::create(b, loc, target, have).getResult();
+  SmallVector<int64_t> shape(type.getShape());
+  shape[d] = want ? *want : ShapedType::kDynamic;
+  auto padded = RankedTensorType::get(shape, type.getElementType());
+  Value zero = arith::ConstantOp::create(b, loc, type.getElementType(),
+                                         b.getZeroAttr(type.getElementType()));
+  return tensor::PadOp::create(b, loc, padded, v, low, high, zero);
+}
+
+Value Localizer::castTo(Location loc, Value v, Type type) {
+  if (v.getType() == type)
+    return v;
+  return tensor::CastOp::create(b, loc, type, v);
+}
+
+/// Multiplies a static size by `k`, or returns dynamic.
+static int64_t mulStatic(int64_t s, int64_t k) {
+  return ShapedType::isDynamic(s) ? ShapedType::kDynamic : s * k;
+}
+
+LogicalResult Localizer::lowerRedistribute(RedistributeOp op) {
+  Location loc = op.getLoc();
+  auto global = cast<RankedTensorType>(op.getType());
+  const FakeTensor *src = plan.lookup(op.getSource());
+  Placements from = src->placements;
+  Placements to(op.getSpec().getPlacements().begin(),
+                op.getSpec().getPlacements().end());
+  SmallVector<RedistributeStep> steps;
+  std::string err;
+  if (!planRedistribute(from, to, steps, err))
+    return op.emitError() << "cannot redistribute: " << err;
+  b.setInsertionPoint(op);
+  Value cur = op.getSource();
+  FlatSymbolRefAttr meshRef = FlatSymbolRefAttr::get(mesh.getSymNameAttr());
+  Type elt = global.getElementType();
+  for (const RedistributeStep &step : steps) {
+    Placements after = step.before;
+    after[step.axis] = step.to;
+    int64_t k = meshShape[step.axis];
+    DenseI64ArrayAttr axes = b.getDenseI64ArrayAttr({step.axis});
+    RankedTensorType afterType = localType(global, after);
+    auto curType = cast<RankedTensorType>(cur.getType());
+    switch (step.kind) {
+    case StepKind::AllGather: {
+      int64_t d = step.from.getDim();
+      OpFoldResult n = extent(loc, global.getDimSize(d), after, d).size;
+      std::optional<int64_t> ns = getConstantIntValue(n);
+      if (ns && !curType.isDynamicDim(d) && curType.getDimSize(d) * k == *ns) {
+        cur = AllGatherOp::create(b, loc, afterType, cur, meshRef, axes,
+                                  b.getI64IntegerAttr(d));
+      } else {
+        // Uneven: every rank pads to ceil(n / k); only the trailing chunks
+        // are short, so the data is the first n elements of the gather.
+        OpFoldResult full =
+            ns ? OpFoldResult(b.getIndexAttr((*ns + k - 1) / k))
+               : OpFoldResult(arith::CeilDivUIOp::create(
+                                  b, loc,
+                                  getValueOrCreateConstantIndexOp(b, loc, n),
+                                  index(loc, k))
+                                  .getResult());
+        Value padded = padDim(loc, cur, d, full);
+        auto pt = cast<RankedTensorType>(padded.getType());
+        SmallVector<int64_t> shape(pt.getShape());
+        shape[d] = mulStatic(shape[d], k);
+        Value gathered = AllGatherOp::create(
+            b, loc, RankedTensorType::get(shape, elt), padded, meshRef, axes,
+            b.getI64IntegerAttr(d));
+        cur = sliceDim(loc, gathered, d, b.getIndexAttr(0), n);
+      }
+      ++numCollectives;
+      break;
+    }
+    case StepKind::AllReduce:
+      cur = AllReduceOp::create(
+          b, loc, curType, cur, meshRef, axes,
+          ReduceKindAttr::get(b.getContext(),
+                              toReduceKind(step.from.getReduceOp())));
+      ++numCollectives;
+      break;
+    case StepKind::ReduceScatter: {
+      int64_t d = step.to.getDim();
+      OpFoldResult n = dimSize(loc, cur, d);
+      std::optional<int64_t> ns = getConstantIntValue(n);
+      auto kind = ReduceKindAttr::get(b.getContext(),
+                                      toReduceKind(step.from.getReduceOp()));
+      if (ns && *ns % k == 0) {
+        cur = ReduceScatterOp::create(b, loc, afterType, cur, meshRef, axes,
+                                      kind, b.getI64IntegerAttr(d));
+      } else {
+        // Uneven: pad to k equal blocks; block c starts where torch.chunk's
+        // chunk c starts, so slicing its head gives the chunk.
+        Value nv = getValueOrCreateConstantIndexOp(b, loc, n);
+        Value full = arith::CeilDivUIOp::create(b, loc, nv, index(loc, k));
+        Value total = arith::MulIOp::create(b, loc, full, index(loc, k));
+        OpFoldResult totalOfr = total;
+        if (ns)
+          totalOfr = b.getIndexAttr(((*ns + k - 1) / k) * k);
+        Value padded = padDim(loc, cur, d, totalOfr);
+        auto pt = cast<RankedTensorType>(padded.getType());
+        SmallVector<int64_t> shape(pt.getShape());
+        shape[d] = ShapedType::isDynamic(shape[d]) ? ShapedType::kDynamic
+                                                   : shape[d] / k;
+        Value scattered = ReduceScatterOp::create(
+            b, loc, RankedTensorType::get(shape, elt), padded, meshRef, axes,
+            kind, b.getI64IntegerAttr(d));
+        Extent e = chunk(loc, n, k, coord(step.axis));
+        cur = sliceDim(loc, scattered, d, b.getIndexAttr(0), e.size);
+      }
+      ++numCollectives;
+      break;
+    }
+    case StepKind::AllToAll: {
+      int64_t i = step.from.getDim(), j = step.to.getDim();
+      OpFoldResult nj = dimSize(loc, cur, j);
+      std::optional<int64_t> njs = getConstantIntValue(nj);
+      OpFoldResult ni = extent(loc, global.getDimSize(i), after, i).size;
+      std::optional<int64_t> nis = getConstantIntValue(ni);
+      bool even = njs && *njs % k == 0 && nis && !curType.isDynamicDim(i) &&
+                  curType.getDimSize(i) * k == *nis;
+      if (even) {
+        cur = AllToAllOp::create(b, loc, afterType, cur, meshRef, axes,
+                                 b.getI64IntegerAttr(j),
+                                 b.getI64IntegerAttr(i));
+      } else {
+        // Uneven shards: gather dim i (padded), then keep this rank's chunk
+        // of dim j.
+        OpFoldResult full =
+            nis ? OpFoldResult(b.getIndexAttr((*nis + k - 1) / k))
+                : OpFoldResult(arith::CeilDivUIOp::create(
+                                   b, loc,
+                                   getValueOrCreateConstantIndexOp(b, loc, ni),
+                                   index(loc, k))
+                                   .getResult());
+        Value padded = padDim(loc, cur, i, full);
+        auto pt = cast<RankedTensorType>(padded.getType());
+        SmallVector<int64_t> shape(pt.getShape());
+        shape[i] = mulStatic(shape[i], k);
+        Value gathered = AllGatherOp::create(
+            b, loc, RankedTensorType::get(shape, elt), padded, meshRef, axes,
+            b.getI64IntegerAttr(i));
+        Value whole = sliceDim(loc, gathered, i, b.getIndexAttr(0), ni);
+        Extent e = chunk(loc, dimSize(loc, whole, j), k, coord(step.axis));
+        cur = sliceDim(loc, whole, j, e.offset, e.size);
+      }
+      ++numCollectives;
+      break;
+    }
+    case StepKind::LocalChunk: {
+      int64_t d = step.to.getDim();
+      Extent e = chunk(loc, dimSize(loc, cur, d), k, coord(step.axis));
+      cur = sliceDim(loc, cur, d, e.offset, e.size);
+      break;
+    }
+    case StepKind::LocalDivide: {
+      // R -> P(sum): every rank holds 1/k of the value.
+      SmallVector<OpFoldResult> sizes;
+      for (int64_t d = 0; d < curType.getRank(); ++d)
+        sizes.push_back(dimSize(loc, cur, d));
+      Value init = tensor::EmptyOp::create(b, loc, sizes, elt);
+      Value kv;
+      if (isa<FloatType>(elt))
+        kv = arith::ConstantOp::create(b, loc, elt,
+                                       b.getFloatAttr(elt, double(k)));
+      else
+        kv = arith::ConstantOp::create(b, loc, elt,
+                                       b.getIntegerAttr(elt, k));
+      auto map = b.getMultiDimIdentityMap(curType.getRank());
+      SmallVector<utils::IteratorType> iters(curType.getRank(),
+                                             utils::IteratorType::parallel);
+      cur = linalg::GenericOp::create(
+                b, loc, init.getType(), ValueRange{cur}, ValueRange{init},
+                ArrayRef<AffineMap>{map, map}, iters,
+                [&](OpBuilder &nb, Location nl, ValueRange args) {
+                  Value q =
+                      isa<FloatType>(elt)
+                          ? arith::DivFOp::create(nb, nl, args[0], kv)
+                                .getResult()
+                          : arith::DivSIOp::create(nb, nl, args[0], kv)
+                                .getResult();
+                  linalg::YieldOp::create(nb, nl, q);
+                })
+                .getResult(0);
+      break;
+    }
+    case StepKind::LocalKeep:
+      break;
+    }
+    cur = castTo(loc, cur, afterType);
+  }
+  op.getResult().replaceAllUsesWith(
+      castTo(loc, cur, localType(global, to)));
+  op.erase();
+  return success();
+}
+
+LogicalResult Localizer::lowerCreation(Operation *op, ArrayRef<Placement> ps) {
+  Location loc = op->getLoc();
+  auto global = cast<RankedTensorType>(op->getResult(0).getType());
+  RankedTensorType local = localType(global, ps);
+  b.setInsertionPoint(op);
+  SmallVector<OpFoldResult> sizes = localSizes(loc, global, ps);
+  Value repl;
+  if (isa<tensor::EmptyOp>(op)) {
+    repl = tensor::EmptyOp::create(b, loc, local.getShape(),
+                                   local.getElementType(),
+                                   dynamicSizes(loc, local, sizes));
+  } else if (auto splat = dyn_cast<tensor::SplatOp>(op)) {
+    repl = tensor::SplatOp::create(b, loc, local, splat.getInput(),
+                                   dynamicSizes(loc, local, sizes));
+  } else {
+    DenseElementsAttr dense;
+    if (matchPattern(op->getResult(0), m_Constant(&dense)) &&
+        dense.isSplat()) {
+      if (local.hasStaticShape()) {
+        repl = arith::ConstantOp::create(b, loc, local,
+                                         dense.resizeSplat(local));
+      } else {
+        Value init = tensor::EmptyOp::create(b, loc, local.getShape(),
+                                             local.getElementType(),
+                                             dynamicSizes(loc, local, sizes));
+        Value scalar = arith::ConstantOp::create(
+            b, loc, local.getElementType(),
+            cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+        repl = linalg::FillOp::create(b, loc, scalar, init).getResult(0);
+      }
+    } else {
+      // A non-splat created value: every rank builds it whole and keeps its
+      // own part.
+      b.setInsertionPointAfter(op);
+      SmallVector<OpFoldResult> offsets, strides;
+      for (int64_t d = 0; d < global.getRank(); ++d) {
+        offsets.push_back(extent(loc, global.getDimSize(d), ps, d).offset);
+        strides.push_back(b.getIndexAttr(1));
+      }
+      auto slice = tensor::ExtractSliceOp::create(
+          b, loc, local, op->getResult(0), offsets, sizes, strides);
+      op->getResult(0).replaceAllUsesExcept(slice, slice);
+      op->removeAttr(DTensorDialect::kSpecsAttrName);
+      return success();
+    }
+  }
+  op->getResult(0).replaceAllUsesWith(repl);
+  op->erase();
+  return success();
+}
+
+/// True if `op` is a value created from scalars that the partitioner builds
+/// locally (not fills or copies, which are localised like any op).
+static bool isLocalCreation(Operation *op) {
+  return isCreationOp(op) && op->getNumResults() == 1 &&
+         isa<RankedTensorType>(op->getResult(0).getType());
+}
+
+LogicalResult Localizer::localizeOp(Operation *op) {
+  if (auto r = dyn_cast<RedistributeOp>(op))
+    return lowerRedistribute(r);
+  if (isa<FromLocalOp, ToLocalOp>(op)) {
+    b.setInsertionPoint(op);
+    Value local = op->getOperand(0);
+    Type want = op->getResult(0).getType();
+    if (auto f = dyn_cast<FromLocalOp>(op))
+      want = localType(f.getType(), f.getSpec().getPlacements());
+    else
+      want = op->getResult(0).getType();
+    op->getResult(0).replaceAllUsesWith(castTo(op->getLoc(), local, want));
+    op->erase();
+    return success();
+  }
+  if (auto dim = dyn_cast<tensor::DimOp>(op)) {
+    // The global view asks for global sizes.
+    auto type = dyn_cast<RankedTensorType>(dim.getSource().getType());
+    std::optional<int64_t> d = dim.getConstantIndex();
+    if (type && d && plan.lookup(dim.getSource())) {
+      b.setInsertionPoint(op);
+      dim.replaceAllUsesWith(
+          index(op->getLoc(), type.getDimSize(*d)));
+      op->erase();
+    }
+    return success();
+  }
+  if (isLocalCreation(op)) {
+    const FakeTensor *t = plan.lookup(op->getResult(0));
+    if (!t)
+      return success();
+    bool replicated = llvm::all_of(t->placements, [](Placement p) {
+      return p.isReplicate() || p.isPartial();
+    });
+    if (replicated) {
+      op->removeAttr(DTensorDialect::kSpecsAttrName);
+      return success();
+    }
+    return lowerCreation(op, t->placements);
+  }
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    // Indices of sharded loops would be local: not supported yet.
+    bool usesIndex = false;
+    if (Block *body = linalgOp.getBlock())
+      body->walk([&](linalg::IndexOp) { usesIndex = true; });
+    if (usesIndex)
+      for (Value r : op->getResults())
+        if (const FakeTensor *t = plan.lookup(r))
+          if (llvm::any_of(t->placements,
+                           [](Placement p) { return p.isShard(); }))
+            return op->emitError()
+                   << "linalg.index in a sharded op is not supported by the "
+                      "partitioner yet";
+  }
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
+    const FakeTensor *t = plan.lookup(expand.getResult());
+    RankedTensorType local = localType(t->type, t->placements);
+    if (!local.hasStaticShape())
+      return op->emitError() << "expanding an unevenly sharded dim is not "
+                                "supported by the partitioner yet";
+    b.setInsertionPoint(op);
+    auto repl = tensor::ExpandShapeOp::create(
+        b, op->getLoc(), local, expand.getSrc(),
+        expand.getReassociationIndices());
+    expand.replaceAllUsesWith(repl.getResult());
+    op->erase();
+    return success();
+  }
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+    const FakeTensor *src = plan.lookup(slice.getSource());
+    const FakeTensor *res = plan.lookup(slice.getResult());
+    if (!src || !res ||
+        llvm::none_of(src->placements, [](Placement p) { return p.isShard(); }))
+      localizeGeneric(op);
+    return success();
+    // Sharded dims are taken whole: their sizes become the local sizes.
+    b.setInsertionPoint(op);
+    SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+    for (const Placement &p : src->placements)
+      if (p.isShard())
+        sizes[p.getDim()] = dimSize(op->getLoc(), slice.getSource(), p.getDim());
+    RankedTensorType local = localType(res->type, res->placements);
+    auto repl = tensor::ExtractSliceOp::create(
+        b, op->getLoc(), local, slice.getSource(), slice.getMixedOffsets(),
+        sizes, slice.getMixedStrides());
+    slice.replaceAllUsesWith(repl.getResult());
+    op->erase();
+    return success();
+  }
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+    const FakeTensor *dest = plan.lookup(insert.getDest());
+    if (dest &&
+        llvm::any_of(dest->placements, [](Placement p) { return p.isShard(); })) {
+      b.setInsertionPoint(op);
+      SmallVector<OpFoldResult> sizes = insert.getMixedSizes();
+      for (const Placement &p : dest->placements)
+        if (p.isShard())
+          sizes[p.getDim()] =
+              dimSize(op->getLoc(), insert.getSource(), p.getDim());
+      auto repl = tensor::InsertSliceOp::create(
+          b, op->getLoc(), insert.getSource(), insert.getDest(),
+          insert.getMixedOffsets(), sizes, insert.getMixedStrides());
+      insert.replaceAllUsesWith(repl.getResult());
+      op->erase();
+      return success();
+    }
+  }
+  localizeGeneric(op);
+    return success();
+}
+
+void Localizer::localizeGeneric(Operation *op) {
+  for (Value r : op->getResults())
+    if (const FakeTensor *t = plan.lookup(r))
+      r.setType(localType(t->type, t->placements));
+}
+
+LogicalResult Localizer::run() {
+  Block &entry = func.getFunctionBody().front();
+  // Arguments arrive as local shards.
+  for (BlockArgument arg : entry.getArguments())
+    if (const FakeTensor *t = plan.lookup(arg))
+      arg.setType(localType(t->type, t->placements));
+  SmallVector<Operation *> ops;
+  func.getFunctionBody().walk<WalkOrder::PreOrder>(
+      [&](Operation *op) { ops.push_back(op); });
+  // Block arguments of nested regions first (loop-carried values).
+  for (Operation *op : ops)
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (const FakeTensor *t = plan.lookup(arg))
+            arg.setType(localType(t->type, t->placements));
+  for (Operation *op : ops)
+    if (failed(localizeOp(op)))
+      return failure();
+  // The signature follows the local types.
+  Operation *ret = entry.getTerminator();
+  func.setType(FunctionType::get(func.getContext(), entry.getArgumentTypes(),
+                                 ret->getOperandTypes()));
+  return success();
+}
+
+namespace {
+struct PartitionPass
+    : public dtensor::impl::DTensorPartitionBase<PartitionPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    FakeTensorOptions options;
+    options.unknownOps = unknownOps;
+    options.strategy = strategy;
+    {
+      FakeTensorAnalysis analysis(module, options);
+      if (!analysis.succeeded())
+        return signalPassFailure();
+      for (FunctionOpInterface func : analysis.getFunctions())
+        materializePlan(func, *analysis.getPlan(func));
+    }
+    // Re-analyse the materialised program: every redistribution is explicit
+    // and every op carries its placements.
+    FakeTensorAnalysis analysis(module, options);
+    if (!analysis.succeeded())
+      return signalPassFailure();
+    unsigned count = 0;
+    // Callees were analysed first; localise in the same order so that call
+    // sites see the callees' local signatures.
+    for (FunctionOpInterface func : analysis.getFunctions()) {
+      const FunctionPlan &plan = *analysis.getPlan(func);
+      if (!plan.getMesh())
+        continue;
+      Localizer localizer(func, plan, count);
+      if (failed(localizer.run()))
+        return signalPassFailure();
+    }
+    // Placements of ops are global-view metadata.
+    module.walk([](Operation *op) {
+      op->removeAttr(DTensorDialect::kSpecsAttrName);
+    });
+    numCollectives += count;
+  }
+};
+} // namespace
