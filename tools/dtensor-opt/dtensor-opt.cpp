@@ -6,7 +6,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "dtensor/Dialect/DTensor/IR/DTensorDialect.h"
+#include "dtensor/Conversion/Passes.h"
 #include "dtensor/Dialect/DTensor/Transforms/Passes.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -31,10 +35,14 @@ int main(int argc, char **argv) {
                   mlir::math::MathDialect, mlir::memref::MemRefDialect,
                   mlir::scf::SCFDialect, mlir::tensor::TensorDialect,
                   mlir::tosa::TosaDialect>();
+  // The upstream dialects, interfaces and passes, so that dtensor-opt runs
+  // whole pipelines (bufferization, lowering to LLVM) like mlir-opt.
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::registerAllPasses();
   mlir::dtensor::registerDTensorPasses();
-  mlir::registerCanonicalizerPass();
-  mlir::registerCSEPass();
-  mlir::registerSymbolDCEPass();
+  mlir::dtensor::registerDTensorConversionPasses();
+  mlir::dtensor::registerDTensorPipelines();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "dtensor-opt driver\n", registry));
 }

@@ -211,7 +211,7 @@ func.func @arg_spec_not_a_spec(%a: tensor<4xf32>, %x: tensor<4xf32> {dtensor.spe
 // -----
 
 dtensor.mesh @w = <["dp" = 2, "tp" = 4]>
-// expected-error @+1 {{'func.func' op 'dtensor.spec' on argument #0 requires a ranked tensor, got 'i32'}}
+// expected-error @+1 {{'func.func' op 'dtensor.spec' on argument #0 requires a ranked tensor or memref, got 'i32'}}
 func.func @arg_spec_on_scalar(%x: i32 {dtensor.spec = #dtensor.spec<@w, [R, R]>}) {
   return
 }
@@ -219,7 +219,7 @@ func.func @arg_spec_on_scalar(%x: i32 {dtensor.spec = #dtensor.spec<@w, [R, R]>}
 // -----
 
 dtensor.mesh @w = <["dp" = 2, "tp" = 4]>
-// expected-error @+1 {{'func.func' op 'dtensor.spec' on argument #0 requires a ranked tensor, got 'tensor<*xf32>'}}
+// expected-error @+1 {{'func.func' op 'dtensor.spec' on argument #0 requires a ranked tensor or memref, got 'tensor<*xf32>'}}
 func.func @arg_spec_on_unranked(%x: tensor<*xf32> {dtensor.spec = #dtensor.spec<@w, [R, R]>}) {
   return
 }
@@ -227,7 +227,7 @@ func.func @arg_spec_on_unranked(%x: tensor<*xf32> {dtensor.spec = #dtensor.spec<
 // -----
 
 dtensor.mesh @w = <["dp" = 2, "tp" = 4]>
-// expected-error @+1 {{'func.func' op 'dtensor.spec' on result #0 requires a ranked tensor, got 'i32'}}
+// expected-error @+1 {{'func.func' op 'dtensor.spec' on result #0 requires a ranked tensor or memref, got 'i32'}}
 func.func private @result_spec_on_scalar() -> (i32 {dtensor.spec = #dtensor.spec<@w, [R, R]>})
 
 // -----
@@ -270,7 +270,7 @@ func.func @param_not_a_string(%x: tensor<4xf32> {dtensor.param = 1}) {
 // -----
 
 dtensor.mesh @w = <["dp" = 2, "tp" = 4]>
-// expected-error @+1 {{'func.func' op 'dtensor.param' on argument #0 requires a ranked tensor, got 'f32'}}
+// expected-error @+1 {{'func.func' op 'dtensor.param' on argument #0 requires a ranked tensor or memref, got 'f32'}}
 func.func @param_on_scalar(%x: f32 {dtensor.param = "lr"}) {
   return
 }

@@ -173,11 +173,14 @@ static LogicalResult verifySpecOn(Operation *op, Attribute attr, Type type,
     return op->emitOpError() << "'" << DTensorDialect::kSpecAttrName
                              << "' on " << what
                              << " must be a #dtensor.spec, got " << attr;
-  auto shaped = dyn_cast<RankedTensorType>(type);
-  if (!shaped)
+  // Buffers of a bufferized local program keep their arguments' specs.
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasRank() ||
+      !isa<RankedTensorType, MemRefType>(type))
     return op->emitOpError() << "'" << DTensorDialect::kSpecAttrName
                              << "' on " << what
-                             << " requires a ranked tensor, got " << type;
+                             << " requires a ranked tensor or memref, got "
+                             << type;
   SymbolTableCollection symbolTable;
   return verifySpec(op, spec, shaped, what, symbolTable);
 }
@@ -201,10 +204,11 @@ static LogicalResult verifyArgOrResultAttr(Operation *op, unsigned index,
     if (!isa<StringAttr>(attr.getValue()))
       return op->emitOpError()
              << "'" << name << "' on " << what << " must be a string";
-    if (func && !isa<RankedTensorType>(func.getArgumentTypes()[index]))
+    if (func && !isa<RankedTensorType, MemRefType>(
+                    func.getArgumentTypes()[index]))
       return op->emitOpError()
              << "'" << name << "' on " << what
-             << " requires a ranked tensor, got "
+             << " requires a ranked tensor or memref, got "
              << func.getArgumentTypes()[index];
     return success();
   }

@@ -1,0 +1,36 @@
+//===- Passes.h - dtensor conversion passes ---------------------*- C++ -*-===//
+
+#ifndef DTENSOR_CONVERSION_PASSES_H
+#define DTENSOR_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewritePatternSet;
+namespace dtensor {
+
+#define GEN_PASS_DECL
+#include "dtensor/Conversion/Passes.h.inc"
+
+/// Patterns lowering dtensor collectives and `dtensor.process_index` to
+/// calls of the dtrt runtime.
+void populateDTensorToRuntimeConversionPatterns(RewritePatternSet &patterns);
+
+/// Registers `dtensor-cpu-pipeline`: from a global-view program to the LLVM
+/// dialect (propagate, partition, runtime calls, bufferization, loops, LLVM).
+void registerDTensorPipelines();
+
+#define GEN_PASS_REGISTRATION
+#include "dtensor/Conversion/Passes.h.inc"
+
+} // namespace dtensor
+} // namespace mlir
+
+#endif // DTENSOR_CONVERSION_PASSES_H

@@ -1,0 +1,43 @@
+//===- Passes.td - dtensor conversion passes ---------------*- tablegen -*-===//
+
+#ifndef DTENSOR_CONVERSION_PASSES_TD
+#define DTENSOR_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertDTensorToRuntime
+    : Pass<"convert-dtensor-to-runtime", "::mlir::ModuleOp"> {
+  let summary = "lower local-view collectives to calls of the dtrt runtime";
+  let description = [{
+    Rewrites the collectives of a partitioned program (and
+    `dtensor.process_index`) into calls of the C runtime library (`dtrt_*`,
+    MPI backend) on contiguous buffers, at the tensor level, before
+    bufferization: the input is materialised into a fresh buffer, the result
+    is a fresh buffer the runtime writes, wrapped back as a tensor.
+    Collectives along a dim other than the first move that dim to the front
+    with a transpose, since the runtime exchanges equal contiguous blocks.
+    Asynchronous `_start`/`wait` pairs are lowered to the synchronous call at
+    the `_start`.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
+    "::mlir::func::FuncDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def DTensorDecomposeAggregates
+    : Pass<"dtensor-decompose-aggregates", "::mlir::ModuleOp"> {
+  let summary = "decompose linalg aggregate ops (softmax) into structured ops";
+  let description = [{
+    Rewrites ops implementing `linalg::AggregatedOpInterface` (such as
+    `linalg.softmax`) into the structured linalg ops they stand for, so that
+    the CPU pipeline can lower them to loops.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+#endif // DTENSOR_CONVERSION_PASSES_TD

@@ -1,0 +1,62 @@
+//===- Pipelines.cpp - the dtensor CPU pipeline ---------------------------===//
+
+#include "dtensor/Conversion/Passes.h"
+
+#include "dtensor/Dialect/DTensor/Transforms/Passes.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+namespace {
+struct CpuPipelineOptions
+    : public PassPipelineOptions<CpuPipelineOptions> {
+  PassOptions::Option<bool> partition{
+      *this, "partition",
+      llvm::cl::desc("partition the program (off: run the global view on "
+                     "one device)"),
+      llvm::cl::init(true)};
+};
+} // namespace
+
+/// Global view (or already local view) -> LLVM dialect with dtrt calls.
+static void buildCpuPipeline(OpPassManager &pm,
+                             const CpuPipelineOptions &options) {
+  if (options.partition)
+    pm.addPass(dtensor::createDTensorPartition());
+  pm.addPass(dtensor::createConvertDTensorToRuntime());
+  pm.addPass(dtensor::createDTensorDecomposeAggregates());
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::dtensor::registerDTensorPipelines() {
+  PassPipelineRegistration<CpuPipelineOptions>(
+      "dtensor-cpu-pipeline",
+      "Partition a global-view program and lower it to the LLVM dialect for "
+      "CPUs, with collectives as calls of the dtrt runtime (MPI)",
+      buildCpuPipeline);
+}
