@@ -215,7 +215,13 @@ HostArray randomArray(const TensorInfo &t, uint64_t argIndex) {
   int64_t n = a.numElements();
   a.data.resize(n * elementSize(elt));
   std::mt19937_64 gen(seed * 1000003ull + argIndex * 7919ull + 17);
-  std::uniform_real_distribution<double> real(-1.0, 1.0);
+  // Like nn.Linear's initialisation: uniform in +-1/sqrt(fan_in) (the last
+  // dim), so that activations of deep programs stay O(1) and the one-rank
+  // check compares well-conditioned values.
+  double bound = 1.0;
+  if (t.type.getRank() >= 2)
+    bound = 1.0 / std::sqrt(static_cast<double>(t.type.getShape().back()));
+  std::uniform_real_distribution<double> real(-bound, bound);
   std::uniform_int_distribution<int64_t> integer(-8, 8);
   for (int64_t i = 0; i < n; ++i) {
     char *p = a.data.data() + i * elementSize(elt);
