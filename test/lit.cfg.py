@@ -23,7 +23,7 @@ config.substitutions.append(("%jsonq", "%s %s" % (config.python_executable or sy
 llvm_config.use_default_substitutions()
 llvm_config.with_system_environment(["HOME", "TMPDIR"])
 tool_dirs = [config.dtensor_tools_dir, config.llvm_tools_dir]
-tools = ["dtensor-opt", ToolSubst("%unittests", os.path.join(config.dtensor_obj_root, "unittests"))]
+tools = ["dtensor-opt", "dtensor-run", ToolSubst("%unittests", os.path.join(config.dtensor_obj_root, "unittests"))]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.dtensor_tools_dir, append_path=True)

@@ -395,6 +395,15 @@ LogicalResult FunctionPropagator::visitGeneric(Operation *op) {
     for (ShardingCandidate &c : candidates)
       if (llvm::equal(c.results, pinned))
         kept.push_back(std::move(c));
+    // The strategy may come from whole-function planning: look among all
+    // strategies of the op.
+    if (kept.empty()) {
+      llvm::SmallVector<ShardingCandidate, 8> all;
+      if (succeeded(getAllShardingCandidates(op, plan.meshShape, current, all)))
+        for (ShardingCandidate &c : all)
+          if (llvm::equal(c.results, pinned))
+            kept.push_back(std::move(c));
+    }
     // A created value is built directly in the placements asked for; a fill
     // needs its destination in the same placements.
     if (kept.empty() && op->getNumResults() == 1 &&

@@ -93,7 +93,7 @@ PLACEMENT_POOL = (
     ["S(0)", "S(1)", "S(2)", "S(3)", "S(7)", "S(-1)", "S(100)",
      "S(2147483648)", "S(99999999999999999999)",
      "R", "P(sum)", "P(avg)", "P(max)", "P(min)", "P(foo)", "P()", "S()", "Q", "S(x)"])
-AXIS_SIZES = ["0", "-1", "1", "2", "3", "5", "8", "1000", "65536", "-2147483648",
+AXIS_SIZES = ["0", "-1", "1", "2", "3", "5", "8", "1000", "1048577", "-2147483648",
               "2147483647", "4294967297", "9223372036854775807", "99999999999999999999"]
 DIM_SIZES = ["0", "1", "2", "3", "5", "7", "8", "13", "64", "1000", "4096", "?",
              "2147483648", "9223372036854775807"]
@@ -386,6 +386,118 @@ MUTATIONS = [
 ]
 
 
+# Plausible mutations keep the program likely to parse and verify, so that
+# the mutant reaches the passes instead of stopping in the parser.
+VALID_PLACEMENTS = ["S(0)", "S(0)", "S(1)", "S(1)", "S(2)", "R", "R", "P(sum)", "P(avg)",
+                    "P(max)", "P(min)"]
+VALID_AXIS_SIZES = ["1", "2", "3", "4", "5", "8", "16"]
+VALID_DIM_SIZES = ["1", "2", "3", "5", "6", "7", "8", "12", "13", "64", "100"]
+
+
+def declared_meshes(text):
+    """(name, rank) of every mesh declared in the text."""
+    return [(d.group(0).split("@")[1].split()[0].rstrip("="),
+             len(MESH_AXES_RE.findall(d.group(2))))
+            for d in MESH_DECL_RE.finditer(text)]
+
+
+def random_spec(rng, text):
+    meshes = [m for m in declared_meshes(text) if m[1] > 0]
+    if not meshes:
+        return None
+    name, rank = rng.choice(meshes)
+    return "#dtensor.spec<@%s, [%s]>" % (
+        name, ", ".join(rng.choice(VALID_PLACEMENTS) for _ in range(rank)))
+
+
+def p_replace_placement(rng, text):
+    ms = [m for s in SPEC_LIST_RE.finditer(text)
+          for m in PLACEMENT_RE.finditer(text, s.start(2), s.end(2))]
+    if not ms:
+        return None
+    m = rng.choice(ms)
+    return splice(text, m.start(), m.end(), rng.choice(VALID_PLACEMENTS))
+
+
+def p_mesh_axis_size(rng, text):
+    ms = [m for d in MESH_DECL_RE.finditer(text)
+          for m in MESH_AXES_RE.finditer(text, d.start(2), d.end(2))]
+    if not ms:
+        return None
+    m = rng.choice(ms)
+    return splice(text, m.start(2), m.end(2), rng.choice(VALID_AXIS_SIZES))
+
+
+def p_tensor_dim_all(rng, text):
+    ms = [m for m in TENSOR_RE.finditer(text) if m.group(2)]
+    if not ms:
+        return None
+    dims = sorted({d for m in ms for d in m.group(2).split("x") if d and d != "?"})
+    if not dims:
+        return None
+    old = rng.choice(dims)
+    new = rng.choice(VALID_DIM_SIZES)
+
+    def sub(m):
+        ds = [new if d == old else d for d in m.group(2).split("x") if d]
+        return m.group(1) + "".join(d + "x" for d in ds) + m.group(3) + m.group(4)
+
+    text = TENSOR_RE.sub(sub, text)
+    # Keep output_shape lists of expand_shape in step.
+    return re.sub(r"(output_shape\s*\[)([^\]]*)(\])",
+                  lambda m: m.group(1) + ", ".join(
+                      new if x.strip() == old else x.strip()
+                      for x in m.group(2).split(",")) + m.group(3), text)
+
+
+def p_add_arg_spec(rng, text):
+    """Gives a spec to a function argument or result that has none."""
+    ms = []
+    for f in re.finditer(r"func\.func\b", text):
+        body = re.compile(r"\{[ \t]*$", re.M).search(text, f.end())
+        end = body.start() if body else len(text)
+        ms += [m for m in re.finditer(r"tensor<[^<>]*>(?=\s*[,)])", text[:end], )
+               if m.start() >= f.end()]
+    spec = random_spec(rng, text)
+    if not ms or not spec:
+        return None
+    m = rng.choice(ms)
+    return splice(text, m.end(), m.end(), " {dtensor.spec = %s}" % spec)
+
+
+def p_rename_mesh_ref(rng, text):
+    names = [n for n, _ in declared_meshes(text)]
+    m = pick_match(rng, MESH_REF_RE, text)
+    if not m or len(names) < 2:
+        return None
+    return splice(text, m.start(2), m.end(2), rng.choice(names))
+
+
+def p_insert_redistribute(rng, text):
+    """Redistributes a tensor value before its use in a return."""
+    m = pick_match(rng, re.compile(r"^(\s*)return (%[\w$.-]+)((?:, %[\w$.-]+)*) : (tensor<[^<>]*>)", re.M), text)
+    spec = random_spec(rng, text)
+    if not m or not spec:
+        return None
+    v = "%%redist%d" % rng.randrange(1000)
+    line = "%sdtensor.redistribute %s to %s : %s" % (v + " = ", m.group(2), spec, m.group(4))
+    new = "%s%s\n%sreturn %s%s : %s" % (m.group(1), line, m.group(1), v, m.group(3), m.group(4))
+    return splice(text, m.start(), m.end(), new)
+
+
+PLAUSIBLE_MUTATIONS = [
+    (10, "p_replace_placement", p_replace_placement),
+    (5, "p_mesh_axis_size", p_mesh_axis_size),
+    (5, "drop_spec", m_drop_spec),
+    (4, "drop_specs", m_drop_specs),
+    (6, "p_tensor_dim_all", p_tensor_dim_all),
+    (5, "swap_s0_s1", m_swap_s01),
+    (5, "p_add_arg_spec", p_add_arg_spec),
+    (2, "p_rename_mesh_ref", p_rename_mesh_ref),
+    (3, "p_insert_redistribute", p_insert_redistribute),
+]
+
+
 def make_mutant(seed, index, chunks):
     rng = random.Random("%s:%d" % (seed, index))
     # Half the time a chunk of a random file (so small files and examples
@@ -396,13 +508,16 @@ def make_mutant(seed, index, chunks):
         name, text = rng.choice([c for c in chunks if c[0].split("#")[0] == f])
     else:
         name, text = rng.choice(chunks)
+    # Wild mutants stress the parser and the verifiers; plausible ones mostly
+    # verify and stress the passes.
+    pool = MUTATIONS if rng.random() < 0.4 else PLAUSIBLE_MUTATIONS
     applied = []
     nmut = rng.choice([1, 1, 1, 2, 2, 3])
-    weights = [w for w, _, _ in MUTATIONS]
+    weights = [w for w, _, _ in pool]
     tries = 0
     while len(applied) < nmut and tries < 50:
         tries += 1
-        _, mname, fn = rng.choices(MUTATIONS, weights=weights)[0]
+        _, mname, fn = rng.choices(pool, weights=weights)[0]
         new = fn(rng, text)
         if new is None or new == text:
             continue

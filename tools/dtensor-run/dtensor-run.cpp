@@ -567,6 +567,10 @@ int runWorker(MLIRContext &ctx) {
     dtrt_trace_enable(1);
   int rank = dtrt_rank(), size = dtrt_world_size();
   StringRef entry = info.entry.getName();
+  // Test hook: make one rank die as a crashed program would.
+  if (const char *crash = std::getenv("DTENSOR_RUN_CRASH_RANK"))
+    if (std::atoi(crash) == rank)
+      std::abort();
 
   // Global inputs: the same on every rank.
   std::vector<HostArray> globals;

@@ -40,4 +40,17 @@ def DTensorDecomposeAggregates
                            "::mlir::tensor::TensorDialect"];
 }
 
+def DTensorMatmulToBlas : Pass<"dtensor-matmul-to-blas", "::mlir::ModuleOp"> {
+  let summary = "call the distribution's BLAS for matmuls on buffers";
+  let description = [{
+    Rewrites `linalg.matmul` on f32/f64 memrefs whose rows are contiguous
+    (unit inner stride) into a call of `cblas_sgemm`/`cblas_dgemm`
+    (row-major, C += A B), after bufferization. Other matmuls are left to
+    the loop lowering.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // DTENSOR_CONVERSION_PASSES_TD

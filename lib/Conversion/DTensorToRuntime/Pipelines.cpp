@@ -22,6 +22,11 @@ struct CpuPipelineOptions
       llvm::cl::desc("partition the program (off: run the global view on "
                      "one device)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> blas{
+      *this, "blas",
+      llvm::cl::desc("call cblas_?gemm for matmuls (the program must then be "
+                     "linked with a CBLAS, e.g. OpenBLAS)"),
+      llvm::cl::init(true)};
 };
 } // namespace
 
@@ -39,6 +44,8 @@ static void buildCpuPipeline(OpPassManager &pm,
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  if (options.blas)
+    pm.addPass(dtensor::createDTensorMatmulToBlas());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

@@ -89,8 +89,22 @@ private:
   /// Gives the results of `op` their local types, in place.
   void localizeGeneric(Operation *op);
 
+  /// Metadata of a value of the function, also after it was replaced.
+  const FakeTensor *lookup(Value v) const {
+    if (const FakeTensor *t = plan.lookup(v))
+      return t;
+    return replaced.lookup(v);
+  }
+  /// Replaces `from` (a value of the plan) by `to`, keeping its metadata.
+  void replace(Value from, Value to) {
+    if (const FakeTensor *t = lookup(from))
+      replaced[to] = t;
+    from.replaceAllUsesWith(to);
+  }
+
   FunctionOpInterface func;
   const FunctionPlan &plan;
+  DenseMap<Value, const FakeTensor *> replaced;
   MeshOp mesh;
   ArrayRef<int64_t> meshShape;
   OpBuilder b;
@@ -223,7 +237,7 @@ static int64_t mulStatic(int64_t s, int64_t k) {
 LogicalResult Localizer::lowerRedistribute(RedistributeOp op) {
   Location loc = op.getLoc();
   auto global = cast<RankedTensorType>(op.getType());
-  const FakeTensor *src = plan.lookup(op.getSource());
+  const FakeTensor *src = lookup(op.getSource());
   Placements from = src->placements;
   Placements to(op.getSpec().getPlacements().begin(),
                 op.getSpec().getPlacements().end());
@@ -389,8 +403,7 @@ LogicalResult Localizer::lowerRedistribute(RedistributeOp op) {
     }
     cur = castTo(loc, cur, afterType);
   }
-  op.getResult().replaceAllUsesWith(
-      castTo(loc, cur, localType(global, to)));
+  replace(op.getResult(), castTo(loc, cur, localType(global, to)));
   op.erase();
   return success();
 }
@@ -436,12 +449,14 @@ LogicalResult Localizer::lowerCreation(Operation *op, ArrayRef<Placement> ps) {
       }
       auto slice = tensor::ExtractSliceOp::create(
           b, loc, local, op->getResult(0), offsets, sizes, strides);
+      if (const FakeTensor *t = lookup(op->getResult(0)))
+        replaced[slice.getResult()] = t;
       op->getResult(0).replaceAllUsesExcept(slice, slice);
       op->removeAttr(DTensorDialect::kSpecsAttrName);
       return success();
     }
   }
-  op->getResult(0).replaceAllUsesWith(repl);
+  replace(op->getResult(0), repl);
   op->erase();
   return success();
 }
@@ -464,7 +479,7 @@ LogicalResult Localizer::localizeOp(Operation *op) {
       want = localType(f.getType(), f.getSpec().getPlacements());
     else
       want = op->getResult(0).getType();
-    op->getResult(0).replaceAllUsesWith(castTo(op->getLoc(), local, want));
+    replace(op->getResult(0), castTo(op->getLoc(), local, want));
     op->erase();
     return success();
   }
@@ -472,7 +487,7 @@ LogicalResult Localizer::localizeOp(Operation *op) {
     // The global view asks for global sizes.
     auto type = dyn_cast<RankedTensorType>(dim.getSource().getType());
     std::optional<int64_t> d = dim.getConstantIndex();
-    if (type && d && plan.lookup(dim.getSource())) {
+    if (type && d && lookup(dim.getSource())) {
       b.setInsertionPoint(op);
       dim.replaceAllUsesWith(
           index(op->getLoc(), type.getDimSize(*d)));
@@ -481,7 +496,7 @@ LogicalResult Localizer::localizeOp(Operation *op) {
     return success();
   }
   if (isLocalCreation(op)) {
-    const FakeTensor *t = plan.lookup(op->getResult(0));
+    const FakeTensor *t = lookup(op->getResult(0));
     if (!t)
       return success();
     bool replicated = llvm::all_of(t->placements, [](Placement p) {
@@ -500,7 +515,7 @@ LogicalResult Localizer::localizeOp(Operation *op) {
       body->walk([&](linalg::IndexOp) { usesIndex = true; });
     if (usesIndex)
       for (Value r : op->getResults())
-        if (const FakeTensor *t = plan.lookup(r))
+        if (const FakeTensor *t = lookup(r))
           if (llvm::any_of(t->placements,
                            [](Placement p) { return p.isShard(); }))
             return op->emitError()
@@ -508,7 +523,7 @@ LogicalResult Localizer::localizeOp(Operation *op) {
                       "partitioner yet";
   }
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
-    const FakeTensor *t = plan.lookup(expand.getResult());
+    const FakeTensor *t = lookup(expand.getResult());
     RankedTensorType local = localType(t->type, t->placements);
     if (!local.hasStaticShape())
       return op->emitError() << "expanding an unevenly sharded dim is not "
@@ -517,13 +532,13 @@ LogicalResult Localizer::localizeOp(Operation *op) {
     auto repl = tensor::ExpandShapeOp::create(
         b, op->getLoc(), local, expand.getSrc(),
         expand.getReassociationIndices());
-    expand.replaceAllUsesWith(repl.getResult());
+    replace(expand.getResult(), repl.getResult());
     op->erase();
     return success();
   }
   if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
-    const FakeTensor *src = plan.lookup(slice.getSource());
-    const FakeTensor *res = plan.lookup(slice.getResult());
+    const FakeTensor *src = lookup(slice.getSource());
+    const FakeTensor *res = lookup(slice.getResult());
     if (!src || !res ||
         llvm::none_of(src->placements, [](Placement p) { return p.isShard(); }))
       localizeGeneric(op);
@@ -538,12 +553,12 @@ LogicalResult Localizer::localizeOp(Operation *op) {
     auto repl = tensor::ExtractSliceOp::create(
         b, op->getLoc(), local, slice.getSource(), slice.getMixedOffsets(),
         sizes, slice.getMixedStrides());
-    slice.replaceAllUsesWith(repl.getResult());
+    replace(slice.getResult(), repl.getResult());
     op->erase();
     return success();
   }
   if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
-    const FakeTensor *dest = plan.lookup(insert.getDest());
+    const FakeTensor *dest = lookup(insert.getDest());
     if (dest &&
         llvm::any_of(dest->placements, [](Placement p) { return p.isShard(); })) {
       b.setInsertionPoint(op);
@@ -555,7 +570,7 @@ LogicalResult Localizer::localizeOp(Operation *op) {
       auto repl = tensor::InsertSliceOp::create(
           b, op->getLoc(), insert.getSource(), insert.getDest(),
           insert.getMixedOffsets(), sizes, insert.getMixedStrides());
-      insert.replaceAllUsesWith(repl.getResult());
+      replace(insert.getResult(), repl.getResult());
       op->erase();
       return success();
     }
@@ -566,7 +581,7 @@ LogicalResult Localizer::localizeOp(Operation *op) {
 
 void Localizer::localizeGeneric(Operation *op) {
   for (Value r : op->getResults())
-    if (const FakeTensor *t = plan.lookup(r))
+    if (const FakeTensor *t = lookup(r))
       r.setType(localType(t->type, t->placements));
 }
 

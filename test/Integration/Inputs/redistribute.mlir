@@ -1,0 +1,66 @@
+dtensor.mesh @mesh = <["x" = 4]>
+dtensor.mesh @grid = <["a" = 2, "b" = 4]>
+dtensor.mesh @g22 = <["a" = 2, "b" = 2]>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// An uneven batch: 30 rows over 4 ranks (8, 8, 8, 6) through a layer.
+func.func @uneven_batch(%x: tensor<30x16xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>}, %w: tensor<16x8xf32>)
+    -> (tensor<30x8xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>}) {
+  %c0 = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<30x8xf32>
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<30x8xf32>) -> tensor<30x8xf32>
+  %y = linalg.matmul ins(%x, %w : tensor<30x16xf32>, tensor<16x8xf32>) outs(%z : tensor<30x8xf32>) -> tensor<30x8xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%y : tensor<30x8xf32>) outs(%e : tensor<30x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %c0 : f32
+    linalg.yield %m : f32
+  } -> tensor<30x8xf32>
+  return %r : tensor<30x8xf32>
+}
+
+// The same, gathered to every rank at the end.
+func.func @uneven_batch_r(%x: tensor<30x16xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>}, %w: tensor<16x8xf32>)
+    -> (tensor<30x8xf32> {dtensor.spec = #dtensor.spec<@mesh, [R]>}) {
+  %c0 = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<30x8xf32>
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<30x8xf32>) -> tensor<30x8xf32>
+  %y = linalg.matmul ins(%x, %w : tensor<30x16xf32>, tensor<16x8xf32>) outs(%z : tensor<30x8xf32>) -> tensor<30x8xf32>
+  return %y : tensor<30x8xf32>
+}
+
+func.func @s0_to_s1(%x: tensor<16x32xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>})
+    -> (tensor<16x32xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(1)]>}) {
+  %y = math.exp %x : tensor<16x32xf32>
+  return %y : tensor<16x32xf32>
+}
+
+// Uneven on both dims: falls back to a padded gather and a local chunk.
+func.func @uneven_s0_to_s1(%x: tensor<10x7xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>})
+    -> (tensor<10x7xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(1)]>}) {
+  %y = math.exp %x : tensor<10x7xf32>
+  return %y : tensor<10x7xf32>
+}
+
+// A partial result reduce-scattered to uneven rows (10 over 4).
+func.func @uneven_rs(%x: tensor<10x8xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(1)]>}, %w: tensor<8x6xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>})
+    -> (tensor<10x6xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>}) {
+  %c0 = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<10x6xf32>
+  %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<10x6xf32>) -> tensor<10x6xf32>
+  %y = linalg.matmul ins(%x, %w : tensor<10x8xf32>, tensor<8x6xf32>) outs(%z : tensor<10x6xf32>) -> tensor<10x6xf32>
+  return %y : tensor<10x6xf32>
+}
+
+// [S(0), S(0)] -> [R, R] of 10 rows on 2x2 (3, 2, 3, 2).
+func.func @nested_gather(%x: tensor<10x3xf32> {dtensor.spec = #dtensor.spec<@g22, [S(0), S(0)]>})
+    -> (tensor<10x3xf32> {dtensor.spec = #dtensor.spec<@g22, [R, R]>}) {
+  %y = math.exp %x : tensor<10x3xf32>
+  return %y : tensor<10x3xf32>
+}
+
+// [S(0), S(1)] -> [S(1), S(0)] on 2x4: gather, all-to-all, local chunk.
+func.func @swap_2d(%x: tensor<16x32xf32> {dtensor.spec = #dtensor.spec<@grid, [S(0), S(1)]>})
+    -> (tensor<16x32xf32> {dtensor.spec = #dtensor.spec<@grid, [S(1), S(0)]>}) {
+  %y = math.exp %x : tensor<16x32xf32>
+  return %y : tensor<16x32xf32>
+}

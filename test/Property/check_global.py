@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""Property check of the whole-function (strategy=global) sharding plan.
+
+For every seed in a range, generate a random program (gen_random.py) and
+
+1. report it with `--dtensor-fake-report="format=json ... compare-pytorch=1"`
+   and require, for every function, comm_cost_us <= pytorch_comm_cost_us + 1e-6
+   (the global plan never costs more than PyTorch's op-by-op plan);
+2. propagate it (`--dtensor-fake-propagate`, default strategy=global), report
+   the propagated program and require the same comm_cost_us per function
+   (within 1e-6 relative): the plan materialises faithfully;
+3. propagate the propagated program again and require textually identical
+   output (propagation is a fixed point).
+
+By default one dtensor-opt run does the report of the program and its
+propagation (report pass first: it only reads the IR), and a second run does
+the same on the propagated program, so each seed costs two runs; --separate
+runs each of the four steps on its own.
+
+Any dtensor-opt exit status other than 0 is a failure.  Each failing
+program is written to OUT_DIR/seed_<n>.mlir with a .log next to it that holds
+the failing command and its message.
+
+Prints one summary line:
+  programs: N global_wins: W mean_saving_pct: X max_saving_pct: Y equal: E failures: F
+where a win is a function with comm_cost_us strictly below (by more than
+1e-6) pytorch_comm_cost_us, equal counts the others that pass check 1, and
+the saving of a function is 100 * (pytorch - global) / pytorch (0 when the
+pytorch plan costs nothing); mean and max are over all checked functions.
+Exits 1 when there is a failure.
+
+Usage:
+  check_global.py --opt PATH/dtensor-opt --seeds 0:300 [--out-dir DIR] [-j N]
+"""
+
+import argparse
+import concurrent.futures
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # keep the source tree clean
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_random  # noqa: E402
+
+ABS_TOL = 1e-6
+REL_TOL = 1e-6
+
+
+def run(cmd, timeout):
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return 124, b"", b"timeout after %d s" % timeout
+    return p.returncode, p.stdout, p.stderr
+
+
+def opt_run(opt, src, json_path, out_path, timeout):
+    """One dtensor-opt run: with json_path, report (compare-pytorch=1) to it;
+    with out_path, then propagate (default strategy) and print to it.
+    Returns ({function name: totals} or None, failure message or None)."""
+    cmd = [opt, src]
+    if json_path:
+        cmd.append(f"--dtensor-fake-report=format=json output={json_path} compare-pytorch=1")
+    if out_path:
+        cmd += ["--dtensor-fake-propagate", "-o", out_path]
+    else:
+        cmd += ["-o", os.devnull]
+    rc, _, err = run(cmd, timeout)
+    if rc != 0:
+        return None, "exit %d: %s\n%s" % (rc, shlex.join(cmd), err.decode(errors="replace"))
+    if not json_path:
+        return None, None
+    try:
+        with open(json_path) as fh:
+            funcs = json.load(fh).get("functions", [])
+        return {f["name"]: f["totals"] for f in funcs}, None
+    except (OSError, ValueError, KeyError) as ex:
+        return None, "bad report %s: %r (%s)" % (json_path, ex, shlex.join(cmd))
+
+
+def check_seed(opt, seed, work, timeout, separate):
+    """Returns (seed, [per-function (global, pytorch)], failure message or None, program).
+
+    By default two dtensor-opt runs do the work: `report + propagate` on the
+    program, then `report + propagate` on the propagated program (the report
+    pass only reads the IR, so each propagate sees the parsed input as is).
+    With `separate`, each report and each propagation is its own run."""
+    prog = gen_random.generate(seed)
+    base = os.path.join(work, f"seed_{seed}")
+    src, prop, prop2 = base + ".mlir", base + ".prop.mlir", base + ".prop2.mlir"
+    j1, j2 = base + ".json", base + ".prop.json"
+    with open(src, "w") as fh:
+        fh.write(prog)
+
+    def step(what, *a):
+        t, err = opt_run(opt, *a, timeout)
+        return t, (f"{what}: {err}" if err else None)
+
+    # 1. report (and propagate) the program.
+    if separate:
+        t1, err = step("report", src, j1, None)
+        if not err:
+            _, err = step("propagate", src, None, prop)
+    else:
+        t1, err = step("report+propagate", src, j1, prop)
+    if err:
+        return seed, [], err, prog
+    costs = []
+    for name, t in t1.items():
+        g, pt = t["comm_cost_us"], t.get("pytorch_comm_cost_us")
+        if pt is None:
+            return seed, [], f"@{name}: no pytorch_comm_cost_us in the report", prog
+        costs.append((g, pt))
+        if not g <= pt + ABS_TOL:
+            return seed, costs, f"@{name}: global {g!r} > pytorch {pt!r}", prog
+
+    # 2./3. report (and propagate again) the propagated program.
+    if separate:
+        t2, err = step("report of propagated", prop, j2, None)
+        if not err:
+            _, err = step("re-propagate", prop, None, prop2)
+    else:
+        t2, err = step("report+propagate of propagated", prop, j2, prop2)
+    if err:
+        return seed, costs, err, prog
+    if set(t2) != set(t1):
+        return seed, costs, f"functions differ after propagation: {sorted(t1)} vs {sorted(t2)}", prog
+    for name in t1:
+        a, b = t1[name]["comm_cost_us"], t2[name]["comm_cost_us"]
+        if abs(a - b) > max(ABS_TOL, REL_TOL * max(abs(a), abs(b))):
+            return seed, costs, (f"@{name}: planned cost {a!r} but the propagated "
+                                 f"program reports {b!r}"), prog
+    with open(prop) as fa, open(prop2) as fb:
+        if fa.read() != fb.read():
+            return seed, costs, ("propagation is not a fixed point: "
+                                 f"diff {prop} {prop2}"), prog
+
+    for path in (src, j1, prop, j2, prop2):
+        try:
+            os.remove(path)
+        except OSError:
+            pass
+    return seed, costs, None, prog
+
+
+def parse_range(s):
+    if ":" in s:
+        a, b = s.split(":")
+        return range(int(a), int(b))
+    return range(int(s))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--opt", default="dtensor-opt", help="dtensor-opt binary")
+    ap.add_argument("--seeds", default="0:300", help="A:B (half-open) or N for 0:N")
+    ap.add_argument("--out-dir", default=None,
+                    help="where failing programs go (default: a new temp dir)")
+    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--timeout", type=int, default=60, help="seconds per dtensor-opt run")
+    ap.add_argument("--separate", action="store_true",
+                    help="one dtensor-opt run per report and per propagation (4 per seed, not 2)")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print every failure in full")
+    a = ap.parse_args(argv)
+
+    out_dir = a.out_dir or tempfile.mkdtemp(prefix="check_global.")
+    os.makedirs(out_dir, exist_ok=True)
+    work = tempfile.mkdtemp(prefix="work.", dir=out_dir)
+
+    seeds = list(parse_range(a.seeds))
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
+        futs = [ex.submit(check_seed, a.opt, s, work, a.timeout, a.separate) for s in seeds]
+        for f in futs:
+            results.append(f.result())
+
+    n = wins = equal = failures = 0
+    savings = []
+    for seed, costs, err, prog in results:
+        n += 1
+        if err:
+            failures += 1
+            path = os.path.join(out_dir, f"seed_{seed}.mlir")
+            with open(path, "w") as fh:
+                fh.write(prog)
+            with open(os.path.join(out_dir, f"seed_{seed}.log"), "w") as fh:
+                fh.write(err + "\n")
+            first = err if a.verbose else err.splitlines()[0]
+            print(f"FAIL seed {seed}: {first}  (program: {path})")
+            continue
+        for g, pt in costs:
+            if g < pt - ABS_TOL:
+                wins += 1
+            else:
+                equal += 1
+            savings.append(100.0 * (pt - g) / pt if pt > 0 else 0.0)
+    try:
+        os.rmdir(work)
+    except OSError:
+        pass
+    mean = sum(savings) / len(savings) if savings else 0.0
+    mx = max(savings) if savings else 0.0
+    print(f"programs: {n} global_wins: {wins} mean_saving_pct: {mean:.2f} "
+          f"max_saving_pct: {mx:.2f} equal: {equal} failures: {failures}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
