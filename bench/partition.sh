@@ -120,7 +120,7 @@ say() { printf '%s\n' "$*" | tee -a "$REPORT"; }
 
 say "dtensor-opt: $DTENSOR_OPT --dtensor-partition"
 say "mlir-opt:    $MLIR_OPT ($("$MLIR_OPT" --version 2>/dev/null | awk '/version/ {print $NF; exit}')) --pass-pipeline='$UPSTREAM_PIPELINE'"
-say "host:        $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo); best of $REPEATS runs"
+say "host:        $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), load average at start $(cut -d' ' -f1-3 /proc/loadavg); best of $REPEATS runs"
 say ""
 
 # --- sanity: both produce one all_reduce per layer ----------------------------

@@ -27,3 +27,16 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   cmake -G Ninja -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
 fi
 cmake --build "$BUILD_DIR"
+
+# --- optional: Python packages for scripts/trace_to_png.py (matplotlib) -------
+# Not needed to build or test. Skipped when pip is unavailable or the install
+# fails (e.g. offline); trace_to_png.py then says how to install it.
+if ! python3 -c 'import matplotlib' 2>/dev/null; then
+  if python3 -m pip --version >/dev/null 2>&1; then
+    python3 -m pip install -q matplotlib ||
+      echo "setup: optional matplotlib install failed; scripts/trace_to_png.py will not run" >&2
+  else
+    echo "setup: pip unavailable; skipping optional matplotlib (scripts/trace_to_png.py)" >&2
+  fi
+fi
+# --- end optional ------------------------------------------------------------

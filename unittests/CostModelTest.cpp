@@ -54,9 +54,9 @@ TEST(CostModel, TwoAxes) {
   double full = bytes / kGiB;
   // [S(0), P] -> [R, R] on 2x2: gather the half to the full tensor, then
   // all-reduce the full tensor.
-  EXPECT_NEAR(redistributeCost(bytes, {2, 2},
-                               {Placement::shard(0), Placement::partial()},
-                               {Placement::replicate(), Placement::replicate()}),
+  EXPECT_NEAR(redistributeCost(
+                  bytes, {2, 2}, {Placement::shard(0), Placement::partial()},
+                  {Placement::replicate(), Placement::replicate()}),
               allGatherCost(full, 2) + allReduceCost(full, 2), 1e-9);
   // [P, S(1)] -> [S(0), S(1)]: reduce-scatter the quarter... of a half.
   EXPECT_NEAR(redistributeCost(bytes, {2, 2},

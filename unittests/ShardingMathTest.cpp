@@ -15,9 +15,9 @@ std::vector<int64_t> chunkSizes(int64_t n, int64_t k) {
   return sizes;
 }
 
-std::vector<std::vector<int64_t>>
-localShapes(std::vector<int64_t> shape, std::vector<int64_t> mesh,
-            std::vector<Placement> ps) {
+std::vector<std::vector<int64_t>> localShapes(std::vector<int64_t> shape,
+                                              std::vector<int64_t> mesh,
+                                              std::vector<Placement> ps) {
   std::vector<std::vector<int64_t>> out;
   for (const auto &s : computeAllLocalShapes(shape, mesh, ps))
     out.emplace_back(s.begin(), s.end());
@@ -81,8 +81,9 @@ TEST(LocalShard, NestedShardsOnOneDim) {
 
 TEST(LocalShard, TwoAxesShardDim1) {
   // [2, 5] on 2x2 with [S(1), S(1)]: (2,2),(2,1),(2,1),(2,1).
-  EXPECT_EQ(localShapes({2, 5}, {2, 2}, {Placement::shard(1), Placement::shard(1)}),
-            (std::vector<std::vector<int64_t>>{{2, 2}, {2, 1}, {2, 1}, {2, 1}}));
+  EXPECT_EQ(
+      localShapes({2, 5}, {2, 2}, {Placement::shard(1), Placement::shard(1)}),
+      (std::vector<std::vector<int64_t>>{{2, 2}, {2, 1}, {2, 1}, {2, 1}}));
 }
 
 TEST(LocalShard, ReplicateAndPartialKeepTheShape) {
@@ -113,8 +114,10 @@ TEST(CheckPlacements, Diagnostics) {
 TEST(Shardable, NeedsOneElementPerShard) {
   EXPECT_TRUE(isShardable({4, 8}, {4}, {Placement::shard(0)}));
   EXPECT_FALSE(isShardable({3, 8}, {4}, {Placement::shard(0)}));
-  EXPECT_FALSE(isShardable({4, 8}, {2, 4}, {Placement::shard(0), Placement::shard(0)}));
-  EXPECT_TRUE(isShardable({4, 8}, {2, 4}, {Placement::shard(0), Placement::shard(1)}));
+  EXPECT_FALSE(
+      isShardable({4, 8}, {2, 4}, {Placement::shard(0), Placement::shard(0)}));
+  EXPECT_TRUE(
+      isShardable({4, 8}, {2, 4}, {Placement::shard(0), Placement::shard(1)}));
 }
 
 TEST(Placement, PrintAndCompare) {
@@ -122,7 +125,8 @@ TEST(Placement, PrintAndCompare) {
                                 Placement::partial(ReduceOp::Max)}),
             "[S(0), R, P(max)]");
   EXPECT_NE(Placement::shard(0), Placement::shard(1));
-  EXPECT_NE(Placement::partial(ReduceOp::Sum), Placement::partial(ReduceOp::Avg));
+  EXPECT_NE(Placement::partial(ReduceOp::Sum),
+            Placement::partial(ReduceOp::Avg));
   EXPECT_EQ(Placement::replicate(), Placement());
 }
 

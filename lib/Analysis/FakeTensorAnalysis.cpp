@@ -69,8 +69,8 @@ double FunctionPlan::computeCommCost() const {
   double total = 0;
   for (const Redistribution &r : redistributions) {
     const FakeTensor *t = lookup(r.value);
-    int64_t bytes = t->type.getNumElements() *
-                    getElementByteSize(t->type.getElementType());
+    int64_t bytes =
+        t->type.getNumElements() * getElementByteSize(t->type.getElementType());
     total += redistributeCost(bytes, meshShape, t->placements, r.target);
   }
   return total;
@@ -156,8 +156,8 @@ LogicalResult FunctionPropagator::resolveMesh() {
                              << func.getName() << "' already uses mesh @"
                              << found.getSymName()
                              << "; different meshes never mix";
-      d.attachNote(foundAt->getLoc()) << "mesh @" << found.getSymName()
-                                      << " first used here";
+      d.attachNote(foundAt->getLoc())
+          << "mesh @" << found.getSymName() << " first used here";
       return d;
     }
     if (!found) {
@@ -168,8 +168,8 @@ LogicalResult FunctionPropagator::resolveMesh() {
   };
   Operation *fop = func.getOperation();
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-    if (auto spec = func.getArgAttrOfType<SpecAttr>(i,
-                                                    DTensorDialect::kSpecAttrName))
+    if (auto spec =
+            func.getArgAttrOfType<SpecAttr>(i, DTensorDialect::kSpecAttrName))
       if (failed(consider(fop, spec.getMesh())))
         return failure();
   for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
@@ -187,7 +187,8 @@ LogicalResult FunctionPropagator::resolveMesh() {
       spec = t.getSpec();
     if (spec && failed(consider(op, spec.getMesh())))
       return WalkResult::interrupt();
-    if (auto specs = op->getAttrOfType<ArrayAttr>(DTensorDialect::kSpecsAttrName))
+    if (auto specs =
+            op->getAttrOfType<ArrayAttr>(DTensorDialect::kSpecsAttrName))
       for (Attribute a : specs)
         if (auto s = dyn_cast<SpecAttr>(a))
           if (failed(consider(op, s.getMesh())))
@@ -307,9 +308,9 @@ LogicalResult FunctionPropagator::visitOp(Operation *op) {
     std::string err;
     Placements from = get(r.getSource());
     if (!planRedistribute(from, fromSpec(r.getSpec()), steps, err))
-      return op->emitError() << "cannot redistribute from "
-                             << placementsToString(from) << " to "
-                             << r.getSpec().getPlacementsString() << ": " << err;
+      return op->emitError()
+             << "cannot redistribute from " << placementsToString(from)
+             << " to " << r.getSpec().getPlacementsString() << ": " << err;
     return set(r.getResult(), fromSpec(r.getSpec()));
   }
   if (auto f = dyn_cast<FromLocalOp>(op)) {
@@ -324,11 +325,10 @@ LogicalResult FunctionPropagator::visitOp(Operation *op) {
     // The local tensor is rank-private; the global view calls it replicated.
     return set(t.getResult(), replicated());
   }
-  bool hasTensors =
-      llvm::any_of(op->getOperandTypes(),
-                   [](Type t) { return isa<TensorType>(t); }) ||
-      llvm::any_of(op->getResultTypes(),
-                   [](Type t) { return isa<TensorType>(t); });
+  bool hasTensors = llvm::any_of(op->getOperandTypes(),
+                                 [](Type t) { return isa<TensorType>(t); }) ||
+                    llvm::any_of(op->getResultTypes(),
+                                 [](Type t) { return isa<TensorType>(t); });
   if (!hasTensors) {
     // Scalar code: nothing to place, but nested regions may hold tensors.
     for (Region &region : op->getRegions())
@@ -353,8 +353,8 @@ LogicalResult FunctionPropagator::visitGeneric(Operation *op) {
   }
   if (candidates.empty() &&
       failed(getShardingCandidates(op, plan.meshShape, current, candidates))) {
-    for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
-                                            op->getResultTypes()))
+    for (Type t :
+         llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
       if (isa<TensorType>(t) && !isa<RankedTensorType>(t))
         return op->emitError() << "unranked tensors are not supported";
     if (analysis.options.unknownOps == UnknownOpPolicy::Error)
@@ -386,7 +386,8 @@ LogicalResult FunctionPropagator::visitGeneric(Operation *op) {
   }
 
   // An op annotated with `dtensor.specs` keeps those result placements.
-  if (auto specs = op->getAttrOfType<ArrayAttr>(DTensorDialect::kSpecsAttrName)) {
+  if (auto specs =
+          op->getAttrOfType<ArrayAttr>(DTensorDialect::kSpecsAttrName)) {
     llvm::SmallVector<Placements, 2> pinned;
     for (Attribute a : specs)
       pinned.push_back(isa<SpecAttr>(a) ? fromSpec(cast<SpecAttr>(a))
@@ -451,9 +452,10 @@ LogicalResult FunctionPropagator::visitGeneric(Operation *op) {
   return success();
 }
 
-FailureOr<Placements>
-FunctionPropagator::fromCallee(Operation *at, const FunctionPlan *callee,
-                               Value calleeValue, Attribute specAttr) {
+FailureOr<Placements> FunctionPropagator::fromCallee(Operation *at,
+                                                     const FunctionPlan *callee,
+                                                     Value calleeValue,
+                                                     Attribute specAttr) {
   if (auto spec = dyn_cast_or_null<SpecAttr>(specAttr)) {
     if (failed(checkMesh(at, spec)))
       return failure();

@@ -94,8 +94,7 @@ private:
 
 bool Planner::isPlannable(Operation *op) const {
   if (op->hasTrait<OpTrait::ReturnLike>() || isa<CallOpInterface>(op) ||
-      isa<RegionBranchOpInterface>(op) ||
-      isa<DTensorDialect>(op->getDialect()))
+      isa<RegionBranchOpInterface>(op) || isa<DTensorDialect>(op->getDialect()))
     return false;
   return llvm::any_of(op->getResultTypes(),
                       [](Type t) { return isa<RankedTensorType>(t); });
@@ -181,8 +180,8 @@ void Planner::collect() {
         ++plannedUsers;
       user = it->second;
     }
-    bool isCut = op->getNumResults() == 1 && plannedUsers > 1 &&
-                 !isCreatedValue(r);
+    bool isCut =
+        op->getNumResults() == 1 && plannedUsers > 1 && !isCreatedValue(r);
     if (isCut) {
       cut[r] = pytorch.lookup(r)->placements;
       auto &dom = domain[r];
@@ -246,9 +245,8 @@ double Planner::solve(int64_t root,
         if (!isa<RankedTensorType>(r.getType()))
           continue;
         Entries &es = table[r];
-        auto e = llvm::find_if(es, [&](const Entry &x) {
-          return x.placements == ps;
-        });
+        auto e = llvm::find_if(
+            es, [&](const Entry &x) { return x.placements == ps; });
         if (e == es.end())
           es.push_back({ps, total, static_cast<int64_t>(ci)});
         else if (total < e->cost)
@@ -386,8 +384,9 @@ ForcedStrategies Planner::run() {
   return forced;
 }
 
-ForcedStrategies mlir::dtensor::planFunctionGlobally(
-    FunctionOpInterface func, const FunctionPlan &pytorch) {
+ForcedStrategies
+mlir::dtensor::planFunctionGlobally(FunctionOpInterface func,
+                                    const FunctionPlan &pytorch) {
   if (!func.getFunctionBody().hasOneBlock())
     return {};
   return Planner(func, pytorch).run();

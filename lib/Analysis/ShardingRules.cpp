@@ -30,12 +30,12 @@ namespace {
 
 /// How partial values may pass through a pointwise computation.
 enum class Linearity {
-  None,  ///< partial inputs must be reduced first
-  Add,   ///< add/sub/neg/copy: P(sum|avg) on every input, R inputs divided
-  Mul,   ///< mul: one P(sum|avg) input, the others replicated
-  Div,   ///< div: like Mul but only the numerator may be partial
-  Max,   ///< max: P(max) on every input
-  Min,   ///< min: P(min) on every input
+  None, ///< partial inputs must be reduced first
+  Add,  ///< add/sub/neg/copy: P(sum|avg) on every input, R inputs divided
+  Mul,  ///< mul: one P(sum|avg) input, the others replicated
+  Div,  ///< div: like Mul but only the numerator may be partial
+  Max,  ///< max: P(max) on every input
+  Min,  ///< min: P(min) on every input
 };
 
 /// Operand or result dims mapped to loops; -1 for a broadcast dim.
@@ -198,8 +198,7 @@ static FailureOr<LoopSpace> buildLinalgSpace(linalg::LinalgOp op) {
   if (body) {
     space.linearity = classifyPayload(*body);
     if (op.getNumDpsInits() == 1 && llvm::is_contained(space.isReduction, true))
-      space.combiner =
-          classifyCombiner(*body, body->getArgument(numInputs));
+      space.combiner = classifyCombiner(*body, body->getArgument(numInputs));
   }
   return space;
 }
@@ -276,10 +275,9 @@ struct AxisChoice {
 /// Builds the candidate that assigns `choices[a]` to mesh axis `a`.
 /// `partialInputs` says which inputs take a partial placement when an axis is
 /// `Partial` in a pointwise op (others are replicated).
-static ShardingCandidate
-buildCandidate(const LoopSpace &space, llvm::ArrayRef<AxisChoice> choices,
-               llvm::function_ref<bool(int64_t operand, int64_t axis)>
-                   partialInput) {
+static ShardingCandidate buildCandidate(
+    const LoopSpace &space, llvm::ArrayRef<AxisChoice> choices,
+    llvm::function_ref<bool(int64_t operand, int64_t axis)> partialInput) {
   ShardingCandidate c;
   for (auto [i, m] : llvm::enumerate(space.operands)) {
     Placements ps;
@@ -311,8 +309,7 @@ buildCandidate(const LoopSpace &space, llvm::ArrayRef<AxisChoice> choices,
     for (const AxisChoice &ch : choices) {
       if (ch.kind == AxisChoice::Replicate)
         ps.push_back(Placement::replicate());
-      else if (ch.kind == AxisChoice::Partial ||
-               space.isReduction[ch.loop])
+      else if (ch.kind == AxisChoice::Partial || space.isReduction[ch.loop])
         ps.push_back(Placement::partial(ch.reduce));
       else
         ps.push_back(shardLoop(m, ch.loop));
@@ -345,9 +342,9 @@ static int64_t pickFollowed(const LoopSpace &space,
 }
 
 /// Pointwise rule: the single candidate that follows one input.
-static ShardingCandidate pointwiseCandidate(const LoopSpace &space,
-                                            llvm::ArrayRef<int64_t> mesh,
-                                            llvm::ArrayRef<Placements> current) {
+static ShardingCandidate
+pointwiseCandidate(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
+                   llvm::ArrayRef<Placements> current) {
   int64_t f = pickFollowed(space, mesh, current);
   llvm::SmallVector<AxisChoice, 2> choices(mesh.size());
   if (f >= 0) {
@@ -370,8 +367,7 @@ static ShardingCandidate pointwiseCandidate(const LoopSpace &space,
           break;
         case Linearity::Div:
           keep = (r == ReduceOp::Sum || r == ReduceOp::Avg) &&
-                 llvm::count_if(space.isInit, [](bool b) { return !b; }) ==
-                     2 &&
+                 llvm::count_if(space.isInit, [](bool b) { return !b; }) == 2 &&
                  f == 0;
           break;
         case Linearity::Max:
@@ -398,8 +394,8 @@ static ShardingCandidate pointwiseCandidate(const LoopSpace &space,
       }
     }
   }
-  bool onePartial = space.linearity == Linearity::Mul ||
-                    space.linearity == Linearity::Div;
+  bool onePartial =
+      space.linearity == Linearity::Mul || space.linearity == Linearity::Div;
   return buildCandidate(space, choices, [&](int64_t i, int64_t) {
     return !onePartial || i == f;
   });
@@ -448,9 +444,8 @@ static void einsumCandidates(const LoopSpace &space,
     if (m && !space.isInit[i])
       inputs.push_back(i);
   auto usedByAllInputs = [&](int64_t l) {
-    return llvm::all_of(inputs, [&](int64_t i) {
-      return space.operands[i]->find(l) >= 0;
-    });
+    return llvm::all_of(
+        inputs, [&](int64_t i) { return space.operands[i]->find(l) >= 0; });
   };
   const DimMap &res = space.results.front();
   llvm::SmallVector<AxisChoice> options;
@@ -709,8 +704,7 @@ followWithBlockedDims(Operation *op, llvm::ArrayRef<int64_t> mesh,
     c.excludedFromCost.push_back(false);
   }
   for (Value v : op->getResults())
-    c.results.push_back(isa<RankedTensorType>(v.getType()) ? ps
-                                                           : Placements());
+    c.results.push_back(isa<RankedTensorType>(v.getType()) ? ps : Placements());
   return c;
 }
 

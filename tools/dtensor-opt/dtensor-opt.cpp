@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dtensor/Dialect/DTensor/IR/DTensorDialect.h"
 #include "dtensor/Conversion/Passes.h"
+#include "dtensor/Dialect/DTensor/IR/DTensorDialect.h"
 #include "dtensor/Dialect/DTensor/Transforms/Passes.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -30,11 +30,10 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry.insert<mlir::dtensor::DTensorDialect, mlir::arith::ArithDialect,
                   mlir::bufferization::BufferizationDialect,
-                  mlir::cf::ControlFlowDialect,
-                  mlir::func::FuncDialect, mlir::linalg::LinalgDialect,
-                  mlir::math::MathDialect, mlir::memref::MemRefDialect,
-                  mlir::scf::SCFDialect, mlir::tensor::TensorDialect,
-                  mlir::tosa::TosaDialect>();
+                  mlir::cf::ControlFlowDialect, mlir::func::FuncDialect,
+                  mlir::linalg::LinalgDialect, mlir::math::MathDialect,
+                  mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
+                  mlir::tensor::TensorDialect, mlir::tosa::TosaDialect>();
   // The upstream dialects, interfaces and passes, so that dtensor-opt runs
   // whole pipelines (bufferization, lowering to LLVM) like mlir-opt.
   mlir::registerAllDialects(registry);

@@ -25,9 +25,9 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -64,15 +64,16 @@ static cl::opt<uint64_t> seed("seed", cl::desc("seed of random inputs"),
 static cl::opt<bool> check("check",
                            cl::desc("compare with the program run on one "
                                     "rank without partitioning"));
-static cl::opt<double> relTol("rtol", cl::desc("relative tolerance of --check"), cl::init(1e-4));
-static cl::opt<double> absTol("atol", cl::desc("absolute tolerance of --check"), cl::init(1e-5));
+static cl::opt<double> relTol("rtol", cl::desc("relative tolerance of --check"),
+                              cl::init(1e-4));
+static cl::opt<double> absTol("atol", cl::desc("absolute tolerance of --check"),
+                              cl::init(1e-5));
 static cl::opt<std::string> outDir("out", cl::desc("write outputs as .npy"));
-static cl::opt<std::string> traceFile("trace",
-                                      cl::desc("write a Chrome/Perfetto trace"));
+static cl::opt<std::string>
+    traceFile("trace", cl::desc("write a Chrome/Perfetto trace"));
 static cl::opt<std::string> backend("backend", cl::desc("cpu or cuda"),
                                     cl::init("cpu"));
-static cl::opt<std::string> strategy("strategy",
-                                     cl::desc("pytorch or global"),
+static cl::opt<std::string> strategy("strategy", cl::desc("pytorch or global"),
                                      cl::init("global"));
 static cl::opt<int> iterations("iters", cl::desc("timed runs per rank"),
                                cl::init(1));
@@ -162,8 +163,8 @@ ProgramInfo analyze(ModuleOp module) {
   ProgramInfo info;
   info.entry = findEntry(module);
   FakeTensorOptions options;
-  options.strategy = strategy == "pytorch" ? StrategyMode::PyTorch
-                                           : StrategyMode::Global;
+  options.strategy =
+      strategy == "pytorch" ? StrategyMode::PyTorch : StrategyMode::Global;
   FakeTensorAnalysis analysis(module, options);
   if (!analysis.succeeded())
     fail("the fake-tensor analysis failed (see the errors above)");
@@ -385,8 +386,8 @@ std::vector<int64_t> descriptor(void *data, llvm::ArrayRef<int64_t> shape) {
 /// one call in seconds.
 std::vector<HostArray> call(ExecutionEngine &engine, StringRef entry,
                             std::vector<HostArray> &inputs,
-                            const std::vector<TensorInfo> &results,
-                            int iters, double &seconds) {
+                            const std::vector<TensorInfo> &results, int iters,
+                            double &seconds) {
   // Results: a struct of descriptors, one per result.
   size_t words = 0;
   for (const TensorInfo &r : results)
@@ -591,8 +592,7 @@ int runWorker(MLIRContext &ctx) {
         fail(err);
       const TensorInfo &t = info.args[i];
       std::string want = npyDtype(t.type.getElementType());
-      if (a.dtype != want ||
-          !llvm::equal(a.shape, t.type.getShape())) {
+      if (a.dtype != want || !llvm::equal(a.shape, t.type.getShape())) {
         std::string have;
         llvm::raw_string_ostream os(have);
         llvm::interleaveComma(a.shape, os);
@@ -628,8 +628,7 @@ int runWorker(MLIRContext &ctx) {
                  << llvm::formatv("comm_cost_us={0:F1}", info.commCostUs)
                  << " on " << size << " ranks\n";
     for (int r = 0; r < size; ++r)
-      llvm::outs() << llvm::formatv("rank {0}: {1:F3} ms\n", r,
-                                    times[r] * 1e3);
+      llvm::outs() << llvm::formatv("rank {0}: {1:F3} ms\n", r, times[r] * 1e3);
     std::vector<HostArray> results;
     for (auto [i, t] : llvm::enumerate(info.results)) {
       std::vector<HostArray> parts;
@@ -701,16 +700,21 @@ int runLauncher(MLIRContext &ctx, int argc, char **argv) {
   auto launcher = llvm::sys::findProgramByName(mpirun);
   if (!launcher)
     fail("cannot find '" + mpirun + "' (install openmpi-bin)");
-  std::vector<std::string> args{*launcher, "--allow-run-as-root",
-                                "--oversubscribe", "--bind-to", "none",
-                                "-np", std::to_string(numRanks), self,
+  std::vector<std::string> args{*launcher,
+                                "--allow-run-as-root",
+                                "--oversubscribe",
+                                "--bind-to",
+                                "none",
+                                "-np",
+                                std::to_string(numRanks),
+                                self,
                                 "--worker"};
   for (int i = 1; i < argc; ++i)
     args.push_back(argv[i]);
   llvm::SmallVector<StringRef> refs(args.begin(), args.end());
   std::string err;
-  int rc = llvm::sys::ExecuteAndWait(*launcher, refs, std::nullopt, {}, 0, 0,
-                                     &err);
+  int rc =
+      llvm::sys::ExecuteAndWait(*launcher, refs, std::nullopt, {}, 0, 0, &err);
   if (rc < 0)
     fail("launching " + *launcher + " failed: " + err);
   if (rc != 0)

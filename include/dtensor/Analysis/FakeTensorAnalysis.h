@@ -86,7 +86,8 @@ public:
   /// Metadata of a tensor value of this function, or null for a non-tensor.
   const FakeTensor *lookup(Value v) const;
   /// Local shapes of `v` on every rank (row-major rank order).
-  llvm::SmallVector<llvm::SmallVector<int64_t, 4>> getLocalShapes(Value v) const;
+  llvm::SmallVector<llvm::SmallVector<int64_t, 4>>
+  getLocalShapes(Value v) const;
   /// Bytes of `v` held by each rank.
   llvm::SmallVector<int64_t> getLocalBytes(Value v) const;
 
@@ -140,9 +141,7 @@ public:
   const FunctionPlan *getPlan(FunctionOpInterface func) const;
 
   /// Functions with a plan, in the order they were analysed (callees first).
-  llvm::ArrayRef<FunctionOpInterface> getFunctions() const {
-    return functions;
-  }
+  llvm::ArrayRef<FunctionOpInterface> getFunctions() const { return functions; }
 
 private:
   friend class FunctionPropagator;

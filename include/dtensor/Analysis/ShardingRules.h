@@ -32,10 +32,10 @@ struct ShardingCandidate {
 /// operands (`operands[i]` empty for a non-tensor operand) on a mesh of
 /// `meshShape`. Candidates are in PyTorch's order. Returns failure if no rule
 /// covers `op`. Control flow (func, scf) is not handled here.
-LogicalResult getShardingCandidates(Operation *op,
-                                    llvm::ArrayRef<int64_t> meshShape,
-                                    llvm::ArrayRef<Placements> operands,
-                                    llvm::SmallVectorImpl<ShardingCandidate> &out);
+LogicalResult
+getShardingCandidates(Operation *op, llvm::ArrayRef<int64_t> meshShape,
+                      llvm::ArrayRef<Placements> operands,
+                      llvm::SmallVectorImpl<ShardingCandidate> &out);
 
 /// Every candidate strategy of `op`, independent of where its operands are
 /// now (used to plan a whole function): for loop-space ops, each placement
@@ -53,9 +53,9 @@ getAllShardingCandidates(Operation *op, llvm::ArrayRef<int64_t> meshShape,
 bool isCreationOp(Operation *op);
 
 /// True if `v` is created by the program from scalars: the result of a
-/// creation op, or a fill, broadcast or transpose of such values. Every rank can build any
-/// sharded placement of it locally, so it is created in the placements its
-/// users need instead of being redistributed.
+/// creation op, or a fill, broadcast or transpose of such values. Every rank
+/// can build any sharded placement of it locally, so it is created in the
+/// placements its users need instead of being redistributed.
 bool isCreatedValue(Value v);
 
 /// True if the created value `v` may be built directly in `placements`:

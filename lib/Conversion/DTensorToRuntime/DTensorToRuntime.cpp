@@ -218,8 +218,8 @@ FailureOr<Value> lowerCollective(RewriterBase &rewriter, Operation *op,
     for (auto [a, c] : llvm::zip_equal(axes, root))
       rootRank = rootRank * mesh.getShape()[a] + c;
     bl.call(op, "dtrt_broadcast",
-            {bl.pointer(inBuf), bl.count(in), bl.i32(*dtype),
-             bl.i32(rootRank), mask});
+            {bl.pointer(inBuf), bl.count(in), bl.i32(*dtype), bl.i32(rootRank),
+             mask});
     return bl.toTensor(inBuf, cast<RankedTensorType>(in.getType()));
   }
   case Kind::AllGather:
@@ -231,9 +231,8 @@ FailureOr<Value> lowerCollective(RewriterBase &rewriter, Operation *op,
     else
       lead = arith::DivUIOp::create(rewriter, loc, lead, k);
     if (std::optional<int64_t> c = getConstantIntValue(outSizes[0]))
-      outSizes[0] = rewriter.getIndexAttr(kind == Kind::AllGather
-                                              ? *c * groupSize
-                                              : *c / groupSize);
+      outSizes[0] = rewriter.getIndexAttr(
+          kind == Kind::AllGather ? *c * groupSize : *c / groupSize);
     else
       outSizes[0] = lead;
     Value outBuf = bl.alloc(outSizes, elt);
@@ -245,14 +244,14 @@ FailureOr<Value> lowerCollective(RewriterBase &rewriter, Operation *op,
                mask});
     } else {
       Value total = bl.count(in);
-      Value per = arith::DivUIOp::create(rewriter, loc, total,
-                                         bl.i64(groupSize));
+      Value per =
+          arith::DivUIOp::create(rewriter, loc, total, bl.i64(groupSize));
       bl.call(op, "dtrt_reduce_scatter",
               {bl.pointer(inBuf), bl.pointer(outBuf), per, bl.i32(*dtype),
                bl.i32(reduceCode), mask});
     }
-    Value t = bl.toTensor(
-        outBuf, RankedTensorType::get(outType.getShape(), elt));
+    Value t =
+        bl.toTensor(outBuf, RankedTensorType::get(outType.getShape(), elt));
     return bl.moveFromFront(t, dim);
   }
   }
@@ -260,9 +259,9 @@ FailureOr<Value> lowerCollective(RewriterBase &rewriter, Operation *op,
 }
 
 /// Group size of a collective's axes.
-template <typename OpT>
-int64_t groupSize(OpT op) {
-  auto mesh = SymbolTable::lookupNearestSymbolFrom<MeshOp>(op, op.getMeshAttr());
+template <typename OpT> int64_t groupSize(OpT op) {
+  auto mesh =
+      SymbolTable::lookupNearestSymbolFrom<MeshOp>(op, op.getMeshAttr());
   int64_t k = 1;
   for (int64_t a : op.getMeshAxes())
     k *= mesh.getShape()[a];
@@ -280,7 +279,8 @@ LogicalResult finish(RewriterBase &rewriter, Operation *op, FailureOr<Value> v,
   if (r.getType() != want)
     r = tensor::CastOp::create(rewriter, op->getLoc(), want, r);
   if (isa<RequestType>(op->getResult(0).getType())) {
-    for (OpOperand &use : llvm::make_early_inc_range(op->getResult(0).getUses()))
+    for (OpOperand &use :
+         llvm::make_early_inc_range(op->getResult(0).getUses()))
       if (auto wait = dyn_cast<WaitOp>(use.getOwner()))
         rewriter.replaceOp(wait, r);
     if (!op->use_empty())
@@ -300,8 +300,7 @@ RankedTensorType resultTensorType(Operation *op) {
   return cast<RankedTensorType>(t);
 }
 
-template <typename OpT>
-struct AllReduceLowering : OpRewritePattern<OpT> {
+template <typename OpT> struct AllReduceLowering : OpRewritePattern<OpT> {
   using OpRewritePattern<OpT>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpT op,
                                 PatternRewriter &rewriter) const override {
@@ -315,8 +314,7 @@ struct AllReduceLowering : OpRewritePattern<OpT> {
   }
 };
 
-template <typename OpT>
-struct AllGatherLowering : OpRewritePattern<OpT> {
+template <typename OpT> struct AllGatherLowering : OpRewritePattern<OpT> {
   using OpRewritePattern<OpT>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpT op,
                                 PatternRewriter &rewriter) const override {
@@ -329,8 +327,7 @@ struct AllGatherLowering : OpRewritePattern<OpT> {
   }
 };
 
-template <typename OpT>
-struct ReduceScatterLowering : OpRewritePattern<OpT> {
+template <typename OpT> struct ReduceScatterLowering : OpRewritePattern<OpT> {
   using OpRewritePattern<OpT>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpT op,
                                 PatternRewriter &rewriter) const override {
@@ -344,8 +341,7 @@ struct ReduceScatterLowering : OpRewritePattern<OpT> {
   }
 };
 
-template <typename OpT>
-struct BroadcastLowering : OpRewritePattern<OpT> {
+template <typename OpT> struct BroadcastLowering : OpRewritePattern<OpT> {
   using OpRewritePattern<OpT>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpT op,
                                 PatternRewriter &rewriter) const override {
@@ -361,8 +357,7 @@ struct BroadcastLowering : OpRewritePattern<OpT> {
 /// all_to_all(split j, concat i) as the all-gather of dim i followed by this
 /// rank's chunk of dim j (equal chunks: the partitioner emits all_to_all
 /// only for even shards).
-template <typename OpT>
-struct AllToAllLowering : OpRewritePattern<OpT> {
+template <typename OpT> struct AllToAllLowering : OpRewritePattern<OpT> {
   using OpRewritePattern<OpT>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpT op,
                                 PatternRewriter &rewriter) const override {
@@ -373,10 +368,10 @@ struct AllToAllLowering : OpRewritePattern<OpT> {
     auto inType = cast<RankedTensorType>(op.getInput().getType());
     SmallVector<int64_t> shape(inType.getShape());
     shape[i] = ShapedType::isDynamic(shape[i]) ? shape[i] : shape[i] * k;
-    FailureOr<Value> gathered = lowerCollective(
-        rewriter, op, Kind::AllGather, op.getInput(),
-        RankedTensorType::get(shape, inType.getElementType()), i,
-        op.getMeshAxes(), 0, {}, k);
+    FailureOr<Value> gathered =
+        lowerCollective(rewriter, op, Kind::AllGather, op.getInput(),
+                        RankedTensorType::get(shape, inType.getElementType()),
+                        i, op.getMeshAxes(), 0, {}, k);
     if (failed(gathered))
       return failure();
     Builder bl(rewriter, loc);
@@ -391,9 +386,8 @@ struct AllToAllLowering : OpRewritePattern<OpT> {
     sizes[j] = !type.isDynamicDim(j)
                    ? OpFoldResult(rewriter.getIndexAttr(type.getDimSize(j)))
                    : OpFoldResult(chunk);
-    Value slice = tensor::ExtractSliceOp::create(rewriter, loc, type,
-                                                 *gathered, offsets, sizes,
-                                                 strides);
+    Value slice = tensor::ExtractSliceOp::create(rewriter, loc, type, *gathered,
+                                                 offsets, sizes, strides);
     return finish(rewriter, op, slice, type);
   }
 };
@@ -404,13 +398,14 @@ struct ProcessIndexLowering : OpRewritePattern<ProcessIndexOp> {
                                 PatternRewriter &rewriter) const override {
     Builder bl(rewriter, op.getLoc());
     SmallVector<Type> args{rewriter.getI64Type()};
-    func::FuncOp f = declare(rewriter, op, "dtrt_group_rank", args,
-                             {rewriter.getI32Type()});
-    Value r = func::CallOp::create(rewriter, op.getLoc(), f,
-                                   ValueRange{bl.i64(axesMask(op.getMeshAxes()))})
-                  .getResult(0);
-    rewriter.replaceOpWithNewOp<arith::IndexCastOp>(
-        op, rewriter.getIndexType(), r);
+    func::FuncOp f =
+        declare(rewriter, op, "dtrt_group_rank", args, {rewriter.getI32Type()});
+    Value r =
+        func::CallOp::create(rewriter, op.getLoc(), f,
+                             ValueRange{bl.i64(axesMask(op.getMeshAxes()))})
+            .getResult(0);
+    rewriter.replaceOpWithNewOp<arith::IndexCastOp>(op, rewriter.getIndexType(),
+                                                    r);
     return success();
   }
 };
@@ -447,12 +442,12 @@ struct ConvertDTensorToRuntimePass
               DTensorDialect::kDdpIgnoredAttrName})
           func.removeArgAttr(i, name);
       for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
-        func.removeResultAttr(i, StringAttr::get(func.getContext(),
-                                                 DTensorDialect::kSpecAttrName));
+        func.removeResultAttr(
+            i,
+            StringAttr::get(func.getContext(), DTensorDialect::kSpecAttrName));
     });
-    module.walk([](Operation *op) {
-      op->removeAttr(DTensorDialect::kSpecsAttrName);
-    });
+    module.walk(
+        [](Operation *op) { op->removeAttr(DTensorDialect::kSpecsAttrName); });
   }
 };
 
@@ -460,14 +455,12 @@ struct ConvertDTensorToRuntimePass
 
 void mlir::dtensor::populateDTensorToRuntimeConversionPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<AllReduceLowering<AllReduceOp>,
-               AllReduceLowering<AllReduceStartOp>,
-               AllGatherLowering<AllGatherOp>,
-               AllGatherLowering<AllGatherStartOp>,
-               ReduceScatterLowering<ReduceScatterOp>,
-               ReduceScatterLowering<ReduceScatterStartOp>,
-               AllToAllLowering<AllToAllOp>, AllToAllLowering<AllToAllStartOp>,
-               BroadcastLowering<BroadcastOp>,
-               BroadcastLowering<BroadcastStartOp>, ProcessIndexLowering>(
-      patterns.getContext());
+  patterns
+      .add<AllReduceLowering<AllReduceOp>, AllReduceLowering<AllReduceStartOp>,
+           AllGatherLowering<AllGatherOp>, AllGatherLowering<AllGatherStartOp>,
+           ReduceScatterLowering<ReduceScatterOp>,
+           ReduceScatterLowering<ReduceScatterStartOp>,
+           AllToAllLowering<AllToAllOp>, AllToAllLowering<AllToAllStartOp>,
+           BroadcastLowering<BroadcastOp>, BroadcastLowering<BroadcastStartOp>,
+           ProcessIndexLowering>(patterns.getContext());
 }

@@ -74,8 +74,8 @@ struct MatmulToBlasPass
     // Pointer to the first element and leading dimension of a 2-D memref.
     auto pointerAndLd = [&](Value m) -> std::pair<Value, Value> {
       auto meta = memref::ExtractStridedMetadataOp::create(rewriter, loc, m);
-      Value base = memref::ExtractAlignedPointerAsIndexOp::create(rewriter,
-                                                                  loc, m);
+      Value base =
+          memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, m);
       Value bytes = arith::MulIOp::create(
           rewriter, loc, meta.getOffset(),
           arith::ConstantIndexOp::create(rewriter, loc, eltBytes));
@@ -92,11 +92,20 @@ struct MatmulToBlasPass
     Value one = arith::ConstantOp::create(rewriter, loc, elt,
                                           rewriter.getFloatAttr(elt, 1.0));
     StringRef name = elt.isF32() ? "cblas_sgemm" : "cblas_dgemm";
-    SmallVector<Value> args{cst32(kRowMajor), cst32(kNoTrans), cst32(kNoTrans),
-                            dim(a, 0),        dim(b, 1),       dim(a, 1),
-                            one,              pa,              lda,
-                            pb,               ldb,             one,
-                            pc,               ldc};
+    SmallVector<Value> args{cst32(kRowMajor),
+                            cst32(kNoTrans),
+                            cst32(kNoTrans),
+                            dim(a, 0),
+                            dim(b, 1),
+                            dim(a, 1),
+                            one,
+                            pa,
+                            lda,
+                            pb,
+                            ldb,
+                            one,
+                            pc,
+                            ldc};
     SmallVector<Type> types;
     for (Value v : args)
       types.push_back(v.getType());

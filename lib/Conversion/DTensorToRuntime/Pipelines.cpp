@@ -15,8 +15,7 @@
 using namespace mlir;
 
 namespace {
-struct CpuPipelineOptions
-    : public PassPipelineOptions<CpuPipelineOptions> {
+struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
   PassOptions::Option<bool> partition{
       *this, "partition",
       llvm::cl::desc("partition the program (off: run the global view on "

@@ -13,8 +13,8 @@
 using namespace mlir;
 using namespace mlir::dtensor;
 
-#include "dtensor/Dialect/DTensor/IR/DTensorOpsDialect.cpp.inc"
 #include "dtensor/Dialect/DTensor/IR/DTensorEnums.cpp.inc"
+#include "dtensor/Dialect/DTensor/IR/DTensorOpsDialect.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "dtensor/Dialect/DTensor/IR/DTensorAttrs.cpp.inc"
@@ -22,15 +22,12 @@ using namespace mlir::dtensor;
 #define GET_TYPEDEF_CLASSES
 #include "dtensor/Dialect/DTensor/IR/DTensorOpsTypes.cpp.inc"
 
-static_assert(static_cast<int>(ReduceKind::sum) ==
-                      static_cast<int>(ReduceOp::Sum) &&
-                  static_cast<int>(ReduceKind::avg) ==
-                      static_cast<int>(ReduceOp::Avg) &&
-                  static_cast<int>(ReduceKind::max) ==
-                      static_cast<int>(ReduceOp::Max) &&
-                  static_cast<int>(ReduceKind::min) ==
-                      static_cast<int>(ReduceOp::Min),
-              "ReduceKind and ReduceOp must agree");
+static_assert(
+    static_cast<int>(ReduceKind::sum) == static_cast<int>(ReduceOp::Sum) &&
+        static_cast<int>(ReduceKind::avg) == static_cast<int>(ReduceOp::Avg) &&
+        static_cast<int>(ReduceKind::max) == static_cast<int>(ReduceOp::Max) &&
+        static_cast<int>(ReduceKind::min) == static_cast<int>(ReduceOp::Min),
+    "ReduceKind and ReduceOp must agree");
 
 ReduceOp mlir::dtensor::toReduceOp(ReduceKind kind) {
   return static_cast<ReduceOp>(static_cast<int>(kind));
@@ -81,13 +78,12 @@ static ParseResult parsePlacement(AsmParser &parser, Placement &result) {
         parser.parseRParen())
       return failure();
     if (dim < 0)
-      return parser.emitError(loc) << "shard dim must be non-negative, got "
-                                   << dim;
+      return parser.emitError(loc)
+             << "shard dim must be non-negative, got " << dim;
     if (dim > std::numeric_limits<int32_t>::max())
-      return parser.emitError(loc) << "shard dim " << dim
-                                   << " is too large (max "
-                                   << std::numeric_limits<int32_t>::max()
-                                   << ")";
+      return parser.emitError(loc)
+             << "shard dim " << dim << " is too large (max "
+             << std::numeric_limits<int32_t>::max() << ")";
     result = Placement::shard(static_cast<int32_t>(dim));
     return success();
   }
@@ -170,17 +166,15 @@ static LogicalResult verifySpecOn(Operation *op, Attribute attr, Type type,
                                   StringRef what) {
   auto spec = dyn_cast<SpecAttr>(attr);
   if (!spec)
-    return op->emitOpError() << "'" << DTensorDialect::kSpecAttrName
-                             << "' on " << what
-                             << " must be a #dtensor.spec, got " << attr;
+    return op->emitOpError()
+           << "'" << DTensorDialect::kSpecAttrName << "' on " << what
+           << " must be a #dtensor.spec, got " << attr;
   // Buffers of a bufferized local program keep their arguments' specs.
   auto shaped = dyn_cast<ShapedType>(type);
-  if (!shaped || !shaped.hasRank() ||
-      !isa<RankedTensorType, MemRefType>(type))
-    return op->emitOpError() << "'" << DTensorDialect::kSpecAttrName
-                             << "' on " << what
-                             << " requires a ranked tensor or memref, got "
-                             << type;
+  if (!shaped || !shaped.hasRank() || !isa<RankedTensorType, MemRefType>(type))
+    return op->emitOpError()
+           << "'" << DTensorDialect::kSpecAttrName << "' on " << what
+           << " requires a ranked tensor or memref, got " << type;
   SymbolTableCollection symbolTable;
   return verifySpec(op, spec, shaped, what, symbolTable);
 }
@@ -204,12 +198,11 @@ static LogicalResult verifyArgOrResultAttr(Operation *op, unsigned index,
     if (!isa<StringAttr>(attr.getValue()))
       return op->emitOpError()
              << "'" << name << "' on " << what << " must be a string";
-    if (func && !isa<RankedTensorType, MemRefType>(
-                    func.getArgumentTypes()[index]))
-      return op->emitOpError()
-             << "'" << name << "' on " << what
-             << " requires a ranked tensor or memref, got "
-             << func.getArgumentTypes()[index];
+    if (func &&
+        !isa<RankedTensorType, MemRefType>(func.getArgumentTypes()[index]))
+      return op->emitOpError() << "'" << name << "' on " << what
+                               << " requires a ranked tensor or memref, got "
+                               << func.getArgumentTypes()[index];
     return success();
   }
   if (!isResult && name == DTensorDialect::kDdpIgnoredAttrName) {
@@ -227,10 +220,10 @@ LogicalResult DTensorDialect::verifyRegionArgAttribute(Operation *op, unsigned,
   return verifyArgOrResultAttr(op, argIndex, attr, /*isResult=*/false);
 }
 
-LogicalResult
-DTensorDialect::verifyRegionResultAttribute(Operation *op, unsigned,
-                                            unsigned resultIndex,
-                                            NamedAttribute attr) {
+LogicalResult DTensorDialect::verifyRegionResultAttribute(Operation *op,
+                                                          unsigned,
+                                                          unsigned resultIndex,
+                                                          NamedAttribute attr) {
   return verifyArgOrResultAttr(op, resultIndex, attr, /*isResult=*/true);
 }
 

@@ -31,8 +31,8 @@ LogicalResult mlir::dtensor::verifySpec(Operation *op, SpecAttr spec,
   std::string err =
       checkPlacements(spec.getPlacements(), mesh.getRank(), type.getRank());
   if (!err.empty())
-    return op->emitOpError() << "spec " << spec << " of " << what << ": "
-                             << err;
+    return op->emitOpError()
+           << "spec " << spec << " of " << what << ": " << err;
   return success();
 }
 
@@ -67,8 +67,7 @@ static ParseResult parseSpecColonType(OpAsmParser &parser, SpecAttr &spec,
   return parser.parseColonType(type);
 }
 
-static ParseResult parseSpec(OpAsmParser &parser, SpecAttr &spec,
-                             Type &type) {
+static ParseResult parseSpec(OpAsmParser &parser, SpecAttr &spec, Type &type) {
   return parseSpecColonType(parser, spec, type);
 }
 
@@ -123,8 +122,7 @@ ParseResult MeshOp::parse(OpAsmParser &parser, OperationState &result) {
             shape.push_back(size);
             return success();
           }) ||
-      parser.parseGreater() ||
-      parser.parseOptionalAttrDict(result.attributes))
+      parser.parseGreater() || parser.parseOptionalAttrDict(result.attributes))
     return failure();
   Builder &b = parser.getBuilder();
   result.addAttribute(getAxisNamesAttrName(result.name),
@@ -145,9 +143,9 @@ void MeshOp::print(OpAsmPrinter &p) {
                           p << " = " << size;
                         });
   p << "]>";
-  p.printOptionalAttrDict((*this)->getAttrs(),
-                          {getSymNameAttrName(), getAxisNamesAttrName(),
-                           getShapeAttrName()});
+  p.printOptionalAttrDict(
+      (*this)->getAttrs(),
+      {getSymNameAttrName(), getAxisNamesAttrName(), getShapeAttrName()});
 }
 
 LogicalResult MeshOp::verify() {
@@ -210,9 +208,9 @@ static LogicalResult verifyLocalGlobal(Operation *op, SpecAttr spec,
            << "local element type " << local.getElementType()
            << " differs from global element type " << global.getElementType();
   if (local.getRank() != global.getRank())
-    return op->emitOpError() << "local rank " << local.getRank()
-                             << " differs from global rank "
-                             << global.getRank();
+    return op->emitOpError()
+           << "local rank " << local.getRank() << " differs from global rank "
+           << global.getRank();
   MeshOp mesh = lookupMesh(op, spec.getMesh(), symbolTable);
   SmallVector<int64_t, 4> expected =
       computeLocalTypeShape(global.getShape(), mesh.getShape(),
@@ -223,13 +221,14 @@ static LogicalResult verifyLocalGlobal(Operation *op, SpecAttr spec,
     if (ShapedType::isDynamic(want))
       return op->emitOpError()
              << "local dim " << i << " must be dynamic: shards of global dim "
-             << i << " (size " << global.getDimSize(i)
-             << ") are uneven under " << spec.getPlacementsString()
-             << " on mesh " << spec.getMesh();
+             << i << " (size " << global.getDimSize(i) << ") are uneven under "
+             << spec.getPlacementsString() << " on mesh " << spec.getMesh();
     return op->emitOpError()
-           << "local dim " << i << " is " << (ShapedType::isDynamic(have) ? "dynamic" : std::to_string(have))
+           << "local dim " << i << " is "
+           << (ShapedType::isDynamic(have) ? "dynamic" : std::to_string(have))
            << " but global size " << global.getDimSize(i) << " under "
-           << spec.getPlacementsString() << " gives " << want << " on every rank";
+           << spec.getPlacementsString() << " gives " << want
+           << " on every rank";
   }
   return success();
 }
@@ -252,7 +251,8 @@ LogicalResult ToLocalOp::verifySymbolUses(SymbolTableCollection &table) {
 
 /// Verifies the mesh and axes of a collective and returns the group size
 /// through `groupSize`.
-static LogicalResult verifyCollectiveAxes(Operation *op, FlatSymbolRefAttr meshRef,
+static LogicalResult verifyCollectiveAxes(Operation *op,
+                                          FlatSymbolRefAttr meshRef,
                                           ArrayRef<int64_t> axes,
                                           SymbolTableCollection &table,
                                           int64_t &groupSize) {
@@ -282,17 +282,17 @@ static LogicalResult verifyCollectiveShapes(Operation *op, ShapedType in,
                                             std::optional<int64_t> grow,
                                             std::optional<int64_t> shrink) {
   if (in.getElementType() != out.getElementType())
-    return op->emitOpError() << "result element type " << out.getElementType()
-                             << " differs from input element type "
-                             << in.getElementType();
+    return op->emitOpError()
+           << "result element type " << out.getElementType()
+           << " differs from input element type " << in.getElementType();
   if (in.getRank() != out.getRank())
     return op->emitOpError() << "result rank " << out.getRank()
                              << " differs from input rank " << in.getRank();
   for (std::optional<int64_t> d : {grow, shrink})
     if (d && (*d < 0 || *d >= in.getRank()))
-      return op->emitOpError() << "dim " << *d
-                               << " is out of range for a tensor of rank "
-                               << in.getRank();
+      return op->emitOpError()
+             << "dim " << *d << " is out of range for a tensor of rank "
+             << in.getRank();
   for (int64_t i = 0, e = in.getRank(); i < e; ++i) {
     int64_t a = in.getDimSize(i), b = out.getDimSize(i);
     if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b))
@@ -302,16 +302,15 @@ static LogicalResult verifyCollectiveShapes(Operation *op, ShapedType in,
       want *= k;
     if (shrink && *shrink == i) {
       if (want % k != 0)
-        return op->emitOpError() << "dim " << i << " of size " << want
-                                 << " does not split into " << k
-                                 << " equal chunks";
+        return op->emitOpError()
+               << "dim " << i << " of size " << want << " does not split into "
+               << k << " equal chunks";
       want /= k;
     }
     if (b != want)
-      return op->emitOpError() << "result dim " << i << " is " << b
-                               << " but the input dim " << a
-                               << " over a group of " << k << " ranks gives "
-                               << want;
+      return op->emitOpError()
+             << "result dim " << i << " is " << b << " but the input dim " << a
+             << " over a group of " << k << " ranks gives " << want;
   }
   return success();
 }
@@ -362,9 +361,8 @@ static LogicalResult verifyRequestResult(Operation *op) {
   if (op->getNumResults() == 1)
     if (auto req = dyn_cast<RequestType>(op->getResult(0).getType()))
       if (!isa<RankedTensorType>(req.getValueType()))
-        return op->emitOpError()
-               << "request must hold a ranked tensor, got "
-               << req.getValueType();
+        return op->emitOpError() << "request must hold a ranked tensor, got "
+                                 << req.getValueType();
   return success();
 }
 
@@ -382,12 +380,12 @@ static LogicalResult verifyExtra(BroadcastStartOp op,
   return verifyBroadcastRoot(op, t);
 }
 
-#define DTENSOR_COLLECTIVE_COMMON(OpT, GROW, SHRINK)                          \
-  LogicalResult OpT::verify() { return verifyRequestResult(*this); }          \
-  int64_t OpT::getGroupSize(SymbolTableCollection &table) {                  \
+#define DTENSOR_COLLECTIVE_COMMON(OpT, GROW, SHRINK)                           \
+  LogicalResult OpT::verify() { return verifyRequestResult(*this); }           \
+  int64_t OpT::getGroupSize(SymbolTableCollection &table) {                    \
     return groupSizeOf(*this, table);                                          \
   }                                                                            \
-  LogicalResult OpT::verifySymbolUses(SymbolTableCollection &table) {         \
+  LogicalResult OpT::verifySymbolUses(SymbolTableCollection &table) {          \
     if (failed(verifyCollective(*this, table, GROW, SHRINK)))                  \
       return failure();                                                        \
     return verifyExtra(*this, table);                                          \
@@ -410,14 +408,13 @@ static LogicalResult verifyBroadcastRoot(OpT op, SymbolTableCollection &table) {
   MeshOp mesh = lookupMesh(op, op.getMeshAttr(), table);
   ArrayRef<int64_t> root = op.getRoot(), axes = op.getMeshAxes();
   if (root.size() != axes.size())
-    return op.emitOpError() << "root has " << root.size()
-                            << " coordinates but " << axes.size()
-                            << " mesh axes are listed";
+    return op.emitOpError() << "root has " << root.size() << " coordinates but "
+                            << axes.size() << " mesh axes are listed";
   for (auto [c, a] : llvm::zip_equal(root, axes))
     if (c < 0 || c >= mesh.getShape()[a])
-      return op.emitOpError() << "root coordinate " << c
-                              << " is out of range for mesh axis " << a
-                              << " of size " << mesh.getShape()[a];
+      return op.emitOpError()
+             << "root coordinate " << c << " is out of range for mesh axis "
+             << a << " of size " << mesh.getShape()[a];
   return success();
 }
 

@@ -35,6 +35,5 @@ struct FakePropagatePass
       numAnnotated += stats.annotated;
     }
   }
-
 };
 } // namespace

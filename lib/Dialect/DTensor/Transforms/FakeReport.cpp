@@ -112,8 +112,8 @@ double stepCost(const RedistributeStep &step, RankedTensorType type,
                 llvm::ArrayRef<int64_t> mesh) {
   Placements after = step.before;
   after[step.axis] = step.to;
-  int64_t bytes = type.getNumElements() *
-                  getElementByteSize(type.getElementType());
+  int64_t bytes =
+      type.getNumElements() * getElementByteSize(type.getElementType());
   return redistributeCost(bytes, mesh, step.before, after);
 }
 
@@ -163,11 +163,12 @@ FunctionReport buildReport(FunctionOpInterface func, const FunctionPlan &plan,
                    {"bytes", toJson(plan.getLocalBytes(v))}};
     values.push_back(std::move(o));
     std::string local = shapeString(shapes.front());
-    if (llvm::any_of(shapes, [&](const Shape &s) { return s != shapes.front(); })) {
+    if (llvm::any_of(shapes,
+                     [&](const Shape &s) { return s != shapes.front(); })) {
       local.clear();
       llvm::raw_string_ostream os(local);
-      llvm::interleave(shapes, os,
-                       [&](const Shape &s) { os << shapeString(s); }, " ");
+      llvm::interleave(
+          shapes, os, [&](const Shape &s) { os << shapeString(s); }, " ");
     }
     rep.rows.push_back({valueName(v),
                         def ? def->getName().getStringRef().str()
@@ -234,8 +235,8 @@ FunctionReport buildReport(FunctionOpInterface func, const FunctionPlan &plan,
     std::string err;
     if (!planRedistribute(from, r.target, steps, err))
       continue;
-    int64_t bytes = t->type.getNumElements() *
-                    getElementByteSize(t->type.getElementType());
+    int64_t bytes =
+        t->type.getNumElements() * getElementByteSize(t->type.getElementType());
     double cost = redistributeCost(bytes, mesh, from, r.target);
     json::Array stepKinds;
     for (const RedistributeStep &step : steps) {
@@ -254,34 +255,33 @@ FunctionReport buildReport(FunctionOpInterface func, const FunctionPlan &plan,
       c.to = placementsToString(after);
       for (int64_t i = 0; i < numRanks; ++i)
         rep.commBytes[i] += c.bytes[i];
-      collectives.push_back(json::Object{
-          {"kind", stringifyStepKind(c.kind).str()},
-          {"mesh_axes", json::Array{c.axis}},
-          {"bytes", toJson(c.bytes)},
-          {"cost_us", c.costUs},
-          {"value", c.value},
-          {"global_shape", toJson(t->type.getShape())},
-          {"from", c.from},
-          {"to", c.to}});
+      collectives.push_back(
+          json::Object{{"kind", stringifyStepKind(c.kind).str()},
+                       {"mesh_axes", json::Array{c.axis}},
+                       {"bytes", toJson(c.bytes)},
+                       {"cost_us", c.costUs},
+                       {"value", c.value},
+                       {"global_shape", toJson(t->type.getShape())},
+                       {"from", c.from},
+                       {"to", c.to}});
       rep.collectives.push_back(std::move(c));
     }
-    redistributions.push_back(json::Object{
-        {"value", valueName(r.value)},
-        {"from", placementsToString(from)},
-        {"to", placementsToString(r.target)},
-        {"explicit", static_cast<bool>(r.op)},
-        {"steps", std::move(stepKinds)},
-        {"cost_us", cost}});
+    redistributions.push_back(
+        json::Object{{"value", valueName(r.value)},
+                     {"from", placementsToString(from)},
+                     {"to", placementsToString(r.target)},
+                     {"explicit", static_cast<bool>(r.op)},
+                     {"steps", std::move(stepKinds)},
+                     {"cost_us", cost}});
   }
   rep.commCostUs = plan.computeCommCost();
   rep.object["collectives"] = std::move(collectives);
   rep.object["redistributions"] = std::move(redistributions);
-  rep.object["totals"] = json::Object{{"comm_bytes", toJson(rep.commBytes)},
-                                      {"peak_bytes", toJson(rep.peakBytes)},
-                                      {"comm_cost_us", rep.commCostUs},
-                                      {"num_collectives",
-                                       static_cast<int64_t>(
-                                           rep.collectives.size())}};
+  rep.object["totals"] = json::Object{
+      {"comm_bytes", toJson(rep.commBytes)},
+      {"peak_bytes", toJson(rep.peakBytes)},
+      {"comm_cost_us", rep.commCostUs},
+      {"num_collectives", static_cast<int64_t>(rep.collectives.size())}};
   if (comparePytorch) {
     rep.pytorchCostUs = plan.getPytorchCommCost();
     rep.object["totals"].getAsObject()->insert(
@@ -331,14 +331,14 @@ void printText(llvm::raw_ostream &os, FunctionOpInterface func,
       std::string bytes;
       llvm::raw_string_ostream bs(bytes);
       llvm::interleave(c.bytes, bs, " ");
-      rows.push_back({stringifyStepKind(c.kind).str(),
-                      std::to_string(c.axis), c.value, c.from + " -> " + c.to,
-                      bytes, llvm::formatv("{0:F1}", c.costUs).str()});
+      rows.push_back({stringifyStepKind(c.kind).str(), std::to_string(c.axis),
+                      c.value, c.from + " -> " + c.to, bytes,
+                      llvm::formatv("{0:F1}", c.costUs).str()});
     }
     os << "collectives:\n";
-    printTable<6>(os, {"kind", "axis", "value", "placements", "bytes/rank",
-                       "cost_us"},
-                  rows);
+    printTable<6>(
+        os, {"kind", "axis", "value", "placements", "bytes/rank", "cost_us"},
+        rows);
   }
   std::string comm, peak;
   llvm::raw_string_ostream cs(comm), ps(peak);
@@ -347,9 +347,9 @@ void printText(llvm::raw_ostream &os, FunctionOpInterface func,
   os << "\ntotals: collectives=" << rep.collectives.size()
      << " comm_cost_us=" << llvm::formatv("{0:F1}", rep.commCostUs);
   if (rep.pytorchCostUs)
-    os << " pytorch_comm_cost_us=" << llvm::formatv("{0:F1}", *rep.pytorchCostUs);
-  os
-     << " comm_bytes/rank=[" << comm << "] peak_bytes/rank=[" << peak
+    os << " pytorch_comm_cost_us="
+       << llvm::formatv("{0:F1}", *rep.pytorchCostUs);
+  os << " comm_bytes/rank=[" << comm << "] peak_bytes/rank=[" << peak
      << "]\n\n";
 }
 
@@ -360,8 +360,8 @@ struct FakeReportPass
   void runOnOperation() override {
     if (format != "json" && format != "text") {
       getOperation().emitError()
-          << "dtensor-fake-report: format must be json or text, got '"
-          << format << "'";
+          << "dtensor-fake-report: format must be json or text, got '" << format
+          << "'";
       return signalPassFailure();
     }
     FakeTensorOptions options;
@@ -372,8 +372,7 @@ struct FakeReportPass
       return signalPassFailure();
 
     std::string error;
-    std::unique_ptr<llvm::ToolOutputFile> file =
-        openOutputFile(output, &error);
+    std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(output, &error);
     if (!file) {
       getOperation().emitError() << "dtensor-fake-report: " << error;
       return signalPassFailure();
@@ -389,9 +388,8 @@ struct FakeReportPass
         functions.push_back(std::move(rep.object));
     }
     if (format == "json")
-      os << llvm::formatv("{0:2}",
-                          json::Value(json::Object{
-                              {"functions", std::move(functions)}}))
+      os << llvm::formatv("{0:2}", json::Value(json::Object{
+                                       {"functions", std::move(functions)}}))
          << "\n";
     file->keep();
     markAllAnalysesPreserved();

@@ -16,7 +16,7 @@ using namespace mlir::dtensor;
 /// creating it are cloned, their created operands recursively, and the
 /// copies are annotated. Each rank then builds its own part.
 static Value createIn(OpBuilder &b, const FunctionPlan &plan, Value value,
-               const Placements &target) {
+                      const Placements &target) {
   Operation *def = value.getDefiningOp();
   FailureOr<ShardingCandidate> c =
       getCreationCandidate(def, plan.getMeshShape(), target);
@@ -56,8 +56,8 @@ static void eraseDeadCreated(SmallVector<Operation *> worklist) {
 /// Inserts the redistributions the plan requires and annotates every op
 /// with the placements of its results.
 MaterializeStats mlir::dtensor::materializePlan(FunctionOpInterface func,
-                                              const FunctionPlan &plan) {
-MaterializeStats stats;
+                                                const FunctionPlan &plan) {
+  MaterializeStats stats;
   if (!plan.getMesh())
     return stats;
   OpBuilder b(func.getContext());
@@ -115,4 +115,3 @@ MaterializeStats stats;
   });
   return stats;
 }
-

@@ -54,10 +54,10 @@ public:
 private:
   RankedTensorType localType(RankedTensorType global,
                              ArrayRef<Placement> ps) const {
-    return RankedTensorType::get(
-        computeLocalTypeShape(global.getShape(), meshShape, ps,
-                              ShapedType::kDynamic),
-        global.getElementType());
+    return RankedTensorType::get(computeLocalTypeShape(global.getShape(),
+                                                       meshShape, ps,
+                                                       ShapedType::kDynamic),
+                                 global.getElementType());
   }
   Value index(Location loc, int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v);
@@ -120,10 +120,10 @@ Value Localizer::coord(int64_t axis) {
     return it->second;
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&func.getFunctionBody().front());
-  Value c = ProcessIndexOp::create(
-      b, func.getLoc(), b.getIndexType(),
-      FlatSymbolRefAttr::get(mesh.getSymNameAttr()),
-      b.getDenseI64ArrayAttr({axis}));
+  Value c =
+      ProcessIndexOp::create(b, func.getLoc(), b.getIndexType(),
+                             FlatSymbolRefAttr::get(mesh.getSymNameAttr()),
+                             b.getDenseI64ArrayAttr({axis}));
   coords[axis] = c;
   return c;
 }
@@ -194,8 +194,8 @@ OpFoldResult Localizer::dimSize(Location loc, Value v, int64_t d) {
   return tensor::DimOp::create(b, loc, v, d).getResult();
 }
 
-Value Localizer::sliceDim(Location loc, Value v, int64_t d,
-                          OpFoldResult offset, OpFoldResult size) {
+Value Localizer::sliceDim(Location loc, Value v, int64_t d, OpFoldResult offset,
+                          OpFoldResult size) {
   auto type = cast<RankedTensorType>(v.getType());
   SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
   SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
@@ -278,9 +278,9 @@ LogicalResult Localizer::lowerRedistribute(RedistributeOp op) {
         auto pt = cast<RankedTensorType>(padded.getType());
         SmallVector<int64_t> shape(pt.getShape());
         shape[d] = mulStatic(shape[d], k);
-        Value gathered = AllGatherOp::create(
-            b, loc, RankedTensorType::get(shape, elt), padded, meshRef, axes,
-            b.getI64IntegerAttr(d));
+        Value gathered =
+            AllGatherOp::create(b, loc, RankedTensorType::get(shape, elt),
+                                padded, meshRef, axes, b.getI64IntegerAttr(d));
         cur = sliceDim(loc, gathered, d, b.getIndexAttr(0), n);
       }
       ++numCollectives;
@@ -334,9 +334,9 @@ LogicalResult Localizer::lowerRedistribute(RedistributeOp op) {
       bool even = njs && *njs % k == 0 && nis && !curType.isDynamicDim(i) &&
                   curType.getDimSize(i) * k == *nis;
       if (even) {
-        cur = AllToAllOp::create(b, loc, afterType, cur, meshRef, axes,
-                                 b.getI64IntegerAttr(j),
-                                 b.getI64IntegerAttr(i));
+        cur =
+            AllToAllOp::create(b, loc, afterType, cur, meshRef, axes,
+                               b.getI64IntegerAttr(j), b.getI64IntegerAttr(i));
       } else {
         // Uneven shards: gather dim i (padded), then keep this rank's chunk
         // of dim j.
@@ -351,9 +351,9 @@ LogicalResult Localizer::lowerRedistribute(RedistributeOp op) {
         auto pt = cast<RankedTensorType>(padded.getType());
         SmallVector<int64_t> shape(pt.getShape());
         shape[i] = mulStatic(shape[i], k);
-        Value gathered = AllGatherOp::create(
-            b, loc, RankedTensorType::get(shape, elt), padded, meshRef, axes,
-            b.getI64IntegerAttr(i));
+        Value gathered =
+            AllGatherOp::create(b, loc, RankedTensorType::get(shape, elt),
+                                padded, meshRef, axes, b.getI64IntegerAttr(i));
         Value whole = sliceDim(loc, gathered, i, b.getIndexAttr(0), ni);
         Extent e = chunk(loc, dimSize(loc, whole, j), k, coord(step.axis));
         cur = sliceDim(loc, whole, j, e.offset, e.size);
@@ -378,24 +378,23 @@ LogicalResult Localizer::lowerRedistribute(RedistributeOp op) {
         kv = arith::ConstantOp::create(b, loc, elt,
                                        b.getFloatAttr(elt, double(k)));
       else
-        kv = arith::ConstantOp::create(b, loc, elt,
-                                       b.getIntegerAttr(elt, k));
+        kv = arith::ConstantOp::create(b, loc, elt, b.getIntegerAttr(elt, k));
       auto map = b.getMultiDimIdentityMap(curType.getRank());
       SmallVector<utils::IteratorType> iters(curType.getRank(),
                                              utils::IteratorType::parallel);
-      cur = linalg::GenericOp::create(
-                b, loc, init.getType(), ValueRange{cur}, ValueRange{init},
-                ArrayRef<AffineMap>{map, map}, iters,
-                [&](OpBuilder &nb, Location nl, ValueRange args) {
-                  Value q =
-                      isa<FloatType>(elt)
-                          ? arith::DivFOp::create(nb, nl, args[0], kv)
-                                .getResult()
-                          : arith::DivSIOp::create(nb, nl, args[0], kv)
-                                .getResult();
-                  linalg::YieldOp::create(nb, nl, q);
-                })
-                .getResult(0);
+      cur =
+          linalg::GenericOp::create(
+              b, loc, init.getType(), ValueRange{cur}, ValueRange{init},
+              ArrayRef<AffineMap>{map, map}, iters,
+              [&](OpBuilder &nb, Location nl, ValueRange args) {
+                Value q =
+                    isa<FloatType>(elt)
+                        ? arith::DivFOp::create(nb, nl, args[0], kv).getResult()
+                        : arith::DivSIOp::create(nb, nl, args[0], kv)
+                              .getResult();
+                linalg::YieldOp::create(nb, nl, q);
+              })
+              .getResult(0);
       break;
     }
     case StepKind::LocalKeep:
@@ -424,11 +423,10 @@ LogicalResult Localizer::lowerCreation(Operation *op, ArrayRef<Placement> ps) {
                                    dynamicSizes(loc, local, sizes));
   } else {
     DenseElementsAttr dense;
-    if (matchPattern(op->getResult(0), m_Constant(&dense)) &&
-        dense.isSplat()) {
+    if (matchPattern(op->getResult(0), m_Constant(&dense)) && dense.isSplat()) {
       if (local.hasStaticShape()) {
-        repl = arith::ConstantOp::create(b, loc, local,
-                                         dense.resizeSplat(local));
+        repl =
+            arith::ConstantOp::create(b, loc, local, dense.resizeSplat(local));
       } else {
         Value init = tensor::EmptyOp::create(b, loc, local.getShape(),
                                              local.getElementType(),
@@ -489,8 +487,7 @@ LogicalResult Localizer::localizeOp(Operation *op) {
     std::optional<int64_t> d = dim.getConstantIndex();
     if (type && d && lookup(dim.getSource())) {
       b.setInsertionPoint(op);
-      dim.replaceAllUsesWith(
-          index(op->getLoc(), type.getDimSize(*d)));
+      dim.replaceAllUsesWith(index(op->getLoc(), type.getDimSize(*d)));
       op->erase();
     }
     return success();
@@ -529,9 +526,9 @@ LogicalResult Localizer::localizeOp(Operation *op) {
       return op->emitError() << "expanding an unevenly sharded dim is not "
                                 "supported by the partitioner yet";
     b.setInsertionPoint(op);
-    auto repl = tensor::ExpandShapeOp::create(
-        b, op->getLoc(), local, expand.getSrc(),
-        expand.getReassociationIndices());
+    auto repl =
+        tensor::ExpandShapeOp::create(b, op->getLoc(), local, expand.getSrc(),
+                                      expand.getReassociationIndices());
     replace(expand.getResult(), repl.getResult());
     op->erase();
     return success();
@@ -548,7 +545,8 @@ LogicalResult Localizer::localizeOp(Operation *op) {
     SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
     for (const Placement &p : src->placements)
       if (p.isShard())
-        sizes[p.getDim()] = dimSize(op->getLoc(), slice.getSource(), p.getDim());
+        sizes[p.getDim()] =
+            dimSize(op->getLoc(), slice.getSource(), p.getDim());
     RankedTensorType local = localType(res->type, res->placements);
     auto repl = tensor::ExtractSliceOp::create(
         b, op->getLoc(), local, slice.getSource(), slice.getMixedOffsets(),
@@ -559,8 +557,8 @@ LogicalResult Localizer::localizeOp(Operation *op) {
   }
   if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
     const FakeTensor *dest = lookup(insert.getDest());
-    if (dest &&
-        llvm::any_of(dest->placements, [](Placement p) { return p.isShard(); })) {
+    if (dest && llvm::any_of(dest->placements,
+                             [](Placement p) { return p.isShard(); })) {
       b.setInsertionPoint(op);
       SmallVector<OpFoldResult> sizes = insert.getMixedSizes();
       for (const Placement &p : dest->placements)
@@ -576,7 +574,7 @@ LogicalResult Localizer::localizeOp(Operation *op) {
     }
   }
   localizeGeneric(op);
-    return success();
+  return success();
 }
 
 void Localizer::localizeGeneric(Operation *op) {
@@ -645,9 +643,8 @@ struct PartitionPass
         return signalPassFailure();
     }
     // Placements of ops are global-view metadata.
-    module.walk([](Operation *op) {
-      op->removeAttr(DTensorDialect::kSpecsAttrName);
-    });
+    module.walk(
+        [](Operation *op) { op->removeAttr(DTensorDialect::kSpecsAttrName); });
     numCollectives += count;
   }
 };

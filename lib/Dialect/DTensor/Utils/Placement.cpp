@@ -1,4 +1,5 @@
-//===- Placement.cpp - PyTorch DTensor placements ---------------------------===//
+//===- Placement.cpp - PyTorch DTensor placements
+//---------------------------===//
 
 #include "dtensor/Dialect/DTensor/Utils/Placement.h"
 

@@ -85,7 +85,8 @@ bool mlir::dtensor::planRedistribute(
     // A shard of a dim that an inner axis still shards cannot be moved before
     // the inner axis is undone; inner axes were handled first, so only
     // transitions away from a shard are taken here.
-    if (state[axis] != tgt && !(state[axis].isReplicate() && !tgt.isReplicate()))
+    if (state[axis] != tgt &&
+        !(state[axis].isReplicate() && !tgt.isReplicate()))
       if (!addStep(axis, tgt))
         return false;
   }

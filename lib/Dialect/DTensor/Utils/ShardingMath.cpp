@@ -83,11 +83,9 @@ mlir::dtensor::computeAllLocalShapes(ArrayRef<int64_t> globalShape,
   return shapes;
 }
 
-SmallVector<int64_t, 4>
-mlir::dtensor::computeLocalTypeShape(ArrayRef<int64_t> globalShape,
-                                     ArrayRef<int64_t> mesh,
-                                     ArrayRef<Placement> placements,
-                                     int64_t dynamic) {
+SmallVector<int64_t, 4> mlir::dtensor::computeLocalTypeShape(
+    ArrayRef<int64_t> globalShape, ArrayRef<int64_t> mesh,
+    ArrayRef<Placement> placements, int64_t dynamic) {
   // Shards of a dim are all equal iff every chunking step divides evenly;
   // once sizes differ their sums differ, so they never become equal again.
   // This avoids enumerating the ranks of large meshes.

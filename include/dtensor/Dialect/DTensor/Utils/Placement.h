@@ -80,10 +80,9 @@ private:
 };
 
 inline llvm::hash_code hash_value(const Placement &p) {
-  return llvm::hash_combine(static_cast<uint8_t>(p.getKind()),
-                            p.isShard() ? p.getDim() : 0,
-                            p.isPartial() ? static_cast<uint8_t>(p.getReduceOp())
-                                          : 0);
+  return llvm::hash_combine(
+      static_cast<uint8_t>(p.getKind()), p.isShard() ? p.getDim() : 0,
+      p.isPartial() ? static_cast<uint8_t>(p.getReduceOp()) : 0);
 }
 
 inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
