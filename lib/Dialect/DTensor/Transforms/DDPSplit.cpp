@@ -26,6 +26,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <array>
+#include <cstdio>
 
 namespace mlir {
 namespace dtensor {
@@ -115,6 +116,9 @@ private:
   /// `dtensor.specs` of `op`'s results as the analysis gave them to the
   /// results of `original` (null when it has no tensor result or no mesh).
   ArrayAttr getSpecs(Operation *original) const;
+  /// `dtensor.specs` for values standing for `values` (null when none is a
+  /// tensor or there is no mesh).
+  ArrayAttr getSpecs(ValueRange values) const;
   /// The `dtensor.spec` of `v` as a one-entry attribute list.
   NamedAttrList getSpecAttrs(Value v) const;
 
@@ -239,13 +243,18 @@ void FunctionSplitter::recreateOperands(OpBuilder &b, Operation *op,
 }
 
 ArrayAttr FunctionSplitter::getSpecs(Operation *original) const {
-  if (!plan.getMesh() || isa<DTensorDialect>(original->getDialect()) ||
-      original->getNumResults() == 0)
+  if (isa<DTensorDialect>(original->getDialect()))
     return {};
-  MLIRContext *ctx = original->getContext();
+  return getSpecs(original->getResults());
+}
+
+ArrayAttr FunctionSplitter::getSpecs(ValueRange values) const {
+  if (!plan.getMesh() || values.empty())
+    return {};
+  MLIRContext *ctx = body.getParentOp()->getContext();
   SmallVector<Attribute> specs;
   bool any = false;
-  for (Value r : original->getResults()) {
+  for (Value r : values) {
     const FakeTensor *t = plan.lookup(r);
     specs.push_back(t ? Attribute(plan.getSpecAttr(t->placements))
                       : Attribute(UnitAttr::get(ctx)));
@@ -342,6 +351,10 @@ llvm::SmallVector<std::string> FunctionSplitter::outline() {
     auto call = func::CallOp::create(b, first->getLoc(), sub, operands);
     for (auto [v, r] : llvm::zip_equal(outs, call.getResults()))
       caller.map(v, r);
+    // The call's results have the placements of the values they stand for,
+    // annotated as `dtensor-fake-propagate` would.
+    if (ArrayAttr specs = getSpecs(outs))
+      call->setAttr(DTensorDialect::kSpecsAttrName, specs);
 
     // Move the bucket's ops in, recreating the created values they read.
     Block *entry = sub.addEntryBlock();
@@ -488,17 +501,23 @@ void DDPSplitPass::runOnOperation() {
     module.emitError() << "dtensor-ddp-split: " << msg;
     signalPassFailure();
   };
+  // Sizes as written on the command line (%g), not in exponent form.
+  auto mb = [](double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%g", v);
+    return std::string(buf);
+  };
   if (bucketCapMb < 0 || firstBucketCapMb < 0)
     return fail(llvm::formatv("bucket caps must not be negative, got "
                               "bucket-cap-mb={0} first-bucket-cap-mb={1}",
-                              bucketCapMb, firstBucketCapMb)
+                              mb(bucketCapMb), mb(firstBucketCapMb))
                     .str());
   int64_t capBytes = bucketCapBytes(bucketCapMb);
   int64_t firstCapBytes = bucketCapBytes(firstBucketCapMb);
   if (capBytes < firstCapBytes)
     return fail(llvm::formatv("bucket-cap-mb={0} ({1} bytes) is below "
                               "first-bucket-cap-mb={2} ({3} bytes)",
-                              bucketCapMb, capBytes, firstBucketCapMb,
+                              mb(bucketCapMb), capBytes, mb(firstBucketCapMb),
                               firstCapBytes)
                     .str());
   if (reportFormat != "json" && reportFormat != "text")
