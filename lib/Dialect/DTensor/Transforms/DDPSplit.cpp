@@ -102,12 +102,12 @@ private:
   /// return) reads `v`: a value from another bucket or an argument becomes
   /// an input, a created value is recreated (and its own operands read).
   void collect(Value v, size_t consumer, llvm::SetVector<Value> &inputs,
-               llvm::DenseSet<Operation *> &created);
+               llvm::DenseSet<Operation *> &createdOps);
   /// Calls `collect` on every value `op` (with its regions) reads from the
   /// top level.
   void collectOperands(Operation *op, size_t consumer,
                        llvm::SetVector<Value> &inputs,
-                       llvm::DenseSet<Operation *> &created);
+                       llvm::DenseSet<Operation *> &createdOps);
   /// Clones the created value `v` (and the created values it is built from)
   /// at `b`'s insertion point unless `mapping` already has it.
   void recreate(OpBuilder &b, Value v, IRMapping &mapping);
