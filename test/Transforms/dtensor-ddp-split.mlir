@@ -231,3 +231,30 @@ func.func @ignored_to_call(%w: tensor<16x16xf32> {dtensor.param = "w", dtensor.d
   %r = call @callee(%w) : (tensor<16x16xf32>) -> tensor<16x16xf32>
   return %r : tensor<16x16xf32>
 }
+
+// -----
+
+// A full bucket whose ops have no user outside it keeps growing: the bucket
+// of the unused %dead is full, but nothing in it feeds a later bucket, so %y0
+// joins it: {y0, dead} . {y2}, not three buckets.
+// CHECK-LABEL: func.func private @keeps_growing_submod_0(
+// CHECK-SAME:    {dtensor.param = "a"
+// CHECK-SAME:    {dtensor.param = "b"
+// CHECK:         linalg.matmul
+// CHECK:         linalg.matmul
+// CHECK-LABEL: func.func private @keeps_growing_submod_1(
+// CHECK-SAME:    {dtensor.param = "c"
+// CHECK-LABEL: func.func @keeps_growing(
+// CHECK-NEXT:    call @keeps_growing_submod_0
+// CHECK-NEXT:    call @keeps_growing_submod_1
+// CHECK-NEXT:    return
+dtensor.mesh @mesh = <["dp" = 4]>
+func.func @keeps_growing(%x: tensor<4x32xf32>,
+                         %a: tensor<32x32xf32> {dtensor.param = "a"},
+                         %b: tensor<32x32xf32> {dtensor.param = "b"},
+                         %c: tensor<32x32xf32> {dtensor.param = "c"}) -> tensor<4x32xf32> {
+  %y0 = linalg.matmul ins(%x, %a : tensor<4x32xf32>, tensor<32x32xf32>) outs(%x : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %dead = linalg.matmul ins(%x, %b : tensor<4x32xf32>, tensor<32x32xf32>) outs(%x : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %y2 = linalg.matmul ins(%y0, %c : tensor<4x32xf32>, tensor<32x32xf32>) outs(%x : tensor<4x32xf32>) -> tensor<4x32xf32>
+  return %y2 : tensor<4x32xf32>
+}
