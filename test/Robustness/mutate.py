@@ -537,6 +537,19 @@ PIPELINES = [
     ("propagate-replicate", ["--dtensor-fake-propagate=unknown-ops=replicate"]),
 ]
 
+# --pipelines extended: the passes after propagation too (for crash hunting;
+# slower).
+EXTENDED_PIPELINES = PIPELINES + [
+    ("propagate-pytorch", ["--dtensor-fake-propagate=strategy=pytorch"]),
+    ("report-text-compare", ["--dtensor-fake-report=format=text compare-pytorch=true output={tmp}"]),
+    ("propagate-twice", ["--dtensor-fake-propagate", "--dtensor-fake-propagate"]),
+    ("partition", ["--dtensor-partition"]),
+    ("partition-pytorch-replicate",
+     ["--dtensor-partition=strategy=pytorch unknown-ops=replicate"]),
+    ("decompose-partition", ["--dtensor-decompose-aggregates", "--dtensor-partition"]),
+    ("cpu-pipeline", ["--dtensor-cpu-pipeline"]),
+]
+
 
 def _limit_memory(mb):
     if not mb:
@@ -581,13 +594,13 @@ def run_one(opt, path, tmpdir, pipe, timeout, mem_mb):
     return pname, args, rc, err, verdict, why
 
 
-def check_mutant(opt, index, text, timeout, mem_mb):
+def check_mutant(opt, index, text, timeout, mem_mb, pipelines):
     tmpdir = tempfile.mkdtemp(prefix="dtensor-mutant-")
     try:
         path = os.path.join(tmpdir, "mutant_%d.mlir" % index)
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
-        return [run_one(opt, path, tmpdir, pipe, timeout, mem_mb) for pipe in PIPELINES]
+        return [run_one(opt, path, tmpdir, pipe, timeout, mem_mb) for pipe in pipelines]
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
 
@@ -623,6 +636,9 @@ def main():
                     help="only run mutant INDEX (repeatable)")
     ap.add_argument("--dump", action="store_true",
                     help="print the mutants instead of running them")
+    ap.add_argument("--pipelines", choices=["default", "extended"], default="default",
+                    help="default: no pass, propagate, report, unknown-ops=replicate; "
+                         "extended: also pytorch strategy, partition, the CPU pipeline")
     ap.add_argument("--max-stderr-lines", type=int, default=12)
     a = ap.parse_args()
 
@@ -649,7 +665,8 @@ def main():
     sigs = {}
     failed_mutants = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
-        futs = [ex.submit(check_mutant, opt, i, text, a.timeout, a.mem_limit_mb)
+        pipelines = EXTENDED_PIPELINES if a.pipelines == "extended" else PIPELINES
+        futs = [ex.submit(check_mutant, opt, i, text, a.timeout, a.mem_limit_mb, pipelines)
                 for i, _, _, text in mutants]
         for (i, name, applied, text), fut in zip(mutants, futs):
             results = fut.result()

@@ -175,8 +175,7 @@ static LogicalResult verifySpecOn(Operation *op, Attribute attr, Type type,
     return op->emitOpError()
            << "'" << DTensorDialect::kSpecAttrName << "' on " << what
            << " requires a ranked tensor or memref, got " << type;
-  SymbolTableCollection symbolTable;
-  return verifySpec(op, spec, shaped, what, symbolTable);
+  return verifySpec(op, spec, shaped, what);
 }
 
 static LogicalResult verifyArgOrResultAttr(Operation *op, unsigned index,
@@ -237,7 +236,6 @@ LogicalResult DTensorDialect::verifyOperationAttribute(Operation *op,
     return op->emitOpError()
            << "'" << name << "' must be an array of " << op->getNumResults()
            << " #dtensor.spec (one per result)";
-  SymbolTableCollection symbolTable;
   for (auto [i, specAttr, result] :
        llvm::enumerate(specs.getValue(), op->getResults())) {
     std::string what = "result #" + std::to_string(i);
@@ -251,7 +249,7 @@ LogicalResult DTensorDialect::verifyOperationAttribute(Operation *op,
                                << " must be a #dtensor.spec on a ranked "
                                   "tensor, got "
                                << specAttr;
-    if (failed(verifySpec(op, spec, type, what, symbolTable)))
+    if (failed(verifySpec(op, spec, type, what)))
       return failure();
   }
   return success();

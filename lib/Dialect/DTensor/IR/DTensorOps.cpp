@@ -21,10 +21,9 @@ MeshOp mlir::dtensor::lookupMesh(Operation *from, FlatSymbolRefAttr mesh,
   return symbolTable.lookupNearestSymbolFrom<MeshOp>(from, mesh.getAttr());
 }
 
-LogicalResult mlir::dtensor::verifySpec(Operation *op, SpecAttr spec,
-                                        ShapedType type, StringRef what,
-                                        SymbolTableCollection &symbolTable) {
-  MeshOp mesh = lookupMesh(op, spec.getMesh(), symbolTable);
+/// Verifies `spec` against its resolved `mesh` (null if unknown).
+static LogicalResult verifySpecOnMesh(Operation *op, SpecAttr spec, MeshOp mesh,
+                                      ShapedType type, StringRef what) {
   if (!mesh)
     return op->emitOpError() << "spec of " << what << " refers to unknown mesh "
                              << spec.getMesh();
@@ -34,6 +33,21 @@ LogicalResult mlir::dtensor::verifySpec(Operation *op, SpecAttr spec,
     return op->emitOpError()
            << "spec " << spec << " of " << what << ": " << err;
   return success();
+}
+
+LogicalResult mlir::dtensor::verifySpec(Operation *op, SpecAttr spec,
+                                        ShapedType type, StringRef what,
+                                        SymbolTableCollection &symbolTable) {
+  return verifySpecOnMesh(op, spec, lookupMesh(op, spec.getMesh(), symbolTable),
+                          type, what);
+}
+
+LogicalResult mlir::dtensor::verifySpec(Operation *op, SpecAttr spec,
+                                        ShapedType type, StringRef what) {
+  return verifySpecOnMesh(op, spec,
+                          SymbolTable::lookupNearestSymbolFrom<MeshOp>(
+                              op, spec.getMesh().getAttr()),
+                          type, what);
 }
 
 /// Parses `<spec> : <type>` where the spec is written in its full form

@@ -29,6 +29,14 @@ LogicalResult verifySpec(Operation *op, SpecAttr spec, ShapedType type,
                          llvm::StringRef what,
                          SymbolTableCollection &symbolTable);
 
+/// Same, but finds the mesh by scanning the enclosing symbol table until it
+/// is found instead of building a table. For attribute verifiers, which run
+/// once per attribute without a shared cache: building the module's symbol
+/// table for each of them is quadratic in the number of functions (a split
+/// program has thousands), while meshes are declared before the functions.
+LogicalResult verifySpec(Operation *op, SpecAttr spec, ShapedType type,
+                         llvm::StringRef what);
+
 } // namespace dtensor
 } // namespace mlir
 

@@ -132,4 +132,79 @@ def DTensorPartition : Pass<"dtensor-partition", "::mlir::ModuleOp"> {
   ];
 }
 
+def DTensorDDPSplit : Pass<"dtensor-ddp-split", "::mlir::ModuleOp"> {
+  let summary = "split functions into submodules at DDP gradient buckets";
+  let description = [{
+    Buckets the top-level ops of every function the way Dynamo's
+    DDPOptimizer does and outlines each bucket as a function
+    `<func>_submod_<i>` (0 nearest the input); the original function becomes
+    the sequence of calls. A function with a single bucket is left unchanged.
+
+    Bucketing (SEMANTICS.md section 6): walk the ops in reverse program
+    order (the return is skipped); before adding an op, if the front bucket
+    is full (its bytes reach `bucket-cap-mb`, or `first-bucket-cap-mb` while
+    it is the only bucket) and one of its ops has a user outside it (a later
+    bucket or the return), start a new front bucket; then add the op and the
+    global byte size of each trainable parameter it uses directly (a
+    parameter used by two ops counts twice). Caps are `int(mb * 2^20)`
+    bytes. At the end a front bucket without bytes joins the next one.
+
+    Trainable parameters are function arguments with `dtensor.param`;
+    `dtensor.ddp_ignored` keeps one out of the buckets (no bytes, not
+    listed). A parameter passed to a call is an error: the pass cannot see
+    which ops of the callee use it.
+
+    Outlining: only activations and parameters cross a boundary. Values the
+    program creates from nothing (constants, `tensor.empty`, fills and
+    broadcasts of them) are recreated in every submodule that uses them. The
+    fake-tensor analysis runs before the split: every submodule argument and
+    result gets the `dtensor.spec` of the value it carries and every
+    outlined op the `dtensor.specs` of its results, so analysing the split
+    program gives every value the metadata it had before and needs no
+    redistribution at a boundary. Parameter arguments keep `dtensor.param`
+    and `dtensor.ddp_ignored`.
+
+    `report=FILE` (`-` for stdout) writes, with `report-format=json`,
+    one object with a list `functions`, each entry with `name`, `split` and
+    `buckets`, each bucket with `submodule`, `params`, `bytes` and `ops`
+    (buckets in forward order, `params` the counted
+    `dtensor.param` names, `bytes` their total, `ops` the ops the bucket
+    holds); `report-format=text` prints one table per function.
+
+    ```mlir
+    // dtensor-opt --dtensor-ddp-split="bucket-cap-mb=4"
+    func.func private @f_submod_0(%x: tensor<8x1024xf32> {dtensor.spec = ...},
+        %w0: tensor<1024x1024xf32> {dtensor.param = "w0", dtensor.spec = ...})
+        -> (tensor<8x1024xf32> {dtensor.spec = ...}) { ... }
+    func.func private @f_submod_1(...) -> ... { ... }
+    func.func @f(%x: ..., %w0: ..., %w1: ...) -> ... {
+      %0 = call @f_submod_0(%x, %w0) : (...) -> tensor<8x1024xf32>
+      %1 = call @f_submod_1(%0, %w1) : (...) -> tensor<8x1024xf32>
+      return %1 : tensor<8x1024xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::dtensor::DTensorDialect",
+                           "::mlir::func::FuncDialect"];
+  let options = [
+    Option<"bucketCapMb", "bucket-cap-mb", "double", "25.0",
+           "bucket capacity in MiB">,
+    Option<"firstBucketCapMb", "first-bucket-cap-mb", "double", "1.0",
+           "capacity of the first bucket (nearest the output) in MiB">,
+    Option<"report", "report", "std::string", "\"\"",
+           "file to write the bucket report to ('-' for stdout; none if "
+           "empty)">,
+    Option<"reportFormat", "report-format", "std::string", "\"json\"",
+           "report format: json or text">,
+    UnknownOpsOption
+  ];
+  let statistics = [
+    Statistic<"numSplitFunctions", "num-split-functions",
+              "Number of functions split into submodules">,
+    Statistic<"numSubmodules", "num-submodules", "Number of submodules created">,
+    Statistic<"numRecreated", "num-recreated",
+              "Number of created values recreated in a submodule">
+  ];
+}
+
 #endif // DTENSOR_DIALECT_DTENSOR_TRANSFORMS_PASSES_TD
