@@ -10,9 +10,8 @@
 // root (a cut value, or a value read by fixed ops or the return). The total
 // is the sum over segments, so a change of one cut value re-solves only the
 // segments that produce or read it. Coordinate descent over the placements
-// of cut values, started from the PyTorch plan and from a whole-graph
-// relaxation, finds the plan; each value's strategy is then read back from
-// its segment.
+// of cut values, started from the PyTorch plan, finds the plan; each value's
+// strategy is then read back from its segment.
 //
 //===----------------------------------------------------------------------===//
 
@@ -377,8 +376,7 @@ ForcedStrategies Planner::run() {
   if (ops.empty())
     return forced;
   // Start from the PyTorch placements of the cut values.
-  double fromPytorch = solveAll();
-  (void)fromPytorch;
+  solveAll();
   descend();
   extract(forced);
   return forced;

@@ -117,3 +117,16 @@ func.func @mlp(%x: tensor<32x512xf32>,
   %y = linalg.matmul ins(%r, %w2 : tensor<32x2048xf32>, tensor<2048x512xf32>) outs(%z2 : tensor<32x512xf32>) -> tensor<32x512xf32>
   return %y : tensor<32x512xf32>
 }
+
+// -----
+
+// from_local wraps the rank's local tensor; gathering it is one all_gather.
+dtensor.mesh @mesh = <["x" = 4]>
+// CHECK-LABEL: func.func @from_local_gather
+// CHECK-SAME: (%[[L:.*]]: tensor<4x8xf32>) -> (tensor<16x8xf32>
+// CHECK: %[[C:.*]] = tensor.cast %[[L]] : tensor<4x8xf32> to tensor<4x8xf32>
+// CHECK: dtensor.all_gather %[[C]] on @mesh axes [0] gather_dim 0 : tensor<4x8xf32> -> tensor<16x8xf32>
+func.func @from_local_gather(%l: tensor<4x8xf32>) -> (tensor<16x8xf32> {dtensor.spec = #dtensor.spec<@mesh, [R]>}) {
+  %g = dtensor.from_local %l to #dtensor.spec<@mesh, [S(0)]> : tensor<4x8xf32> -> tensor<16x8xf32>
+  return %g : tensor<16x8xf32>
+}

@@ -306,13 +306,22 @@ void forEachInBlock(llvm::ArrayRef<int64_t> globalShape,
 
 HostArray shardOf(const HostArray &global, const TensorInfo &t,
                   llvm::ArrayRef<int64_t> mesh, int64_t rank) {
-  LocalShard shard = computeLocalShard(global.shape, mesh, t.placements,
-                                       rankToCoords(mesh, rank));
+  auto coords = rankToCoords(mesh, rank);
+  LocalShard shard =
+      computeLocalShard(global.shape, mesh, t.placements, coords);
+  // A partial sum input: the whole value on coordinate 0 of its partial
+  // axes, zeros elsewhere (other reductions take the value everywhere).
+  bool zero = false;
+  for (auto [axis, p] : llvm::enumerate(t.placements))
+    if (p.isPartial() && p.getReduceOp() == ReduceOp::Sum && coords[axis] != 0)
+      zero = true;
   HostArray local;
   local.dtype = global.dtype;
   local.shape.assign(shard.shape.begin(), shard.shape.end());
   int64_t size = elementSize(t.type.getElementType());
   local.data.resize(local.numElements() * size);
+  if (zero)
+    return local; // zero-initialised
   forEachInBlock(global.shape, shard.shape, shard.offsets,
                  [&](int64_t g, int64_t l) {
                    std::memcpy(local.data.data() + l * size,
@@ -684,6 +693,8 @@ int runWorker(MLIRContext &ctx) {
 }
 
 int runLauncher(MLIRContext &ctx, int argc, char **argv) {
+  if (strategy != "pytorch" && strategy != "global")
+    fail("--strategy must be pytorch or global, got '" + strategy + "'");
   if (backend != "cpu")
     fail("backend '" + backend +
          "' is not available: this build runs on CPUs (--backend cpu)");
@@ -692,6 +703,16 @@ int runLauncher(MLIRContext &ctx, int argc, char **argv) {
   int64_t devices = meshNumDevices(info.meshShape);
   if (numRanks <= 0)
     fail("--np is required");
+  if (check) {
+    WalkResult local = module->walk([](Operation *op) {
+      return isa<FromLocalOp, ToLocalOp>(op) ? WalkResult::interrupt()
+                                             : WalkResult::advance();
+    });
+    if (local.wasInterrupted())
+      fail("--check runs the program on one device, which is not defined "
+           "for programs using dtensor.from_local/to_local (their local "
+           "shapes depend on the ranks)");
+  }
   if (devices != numRanks)
     fail("the mesh of @" + info.entry.getName() + " has " +
          llvm::Twine(devices) + " devices but --np is " +

@@ -3,12 +3,11 @@
 // PyTorch DTensor chooses each op's strategy greedily, in program order. The
 // global planner chooses the strategies of all top-level ops of a function
 // together to minimise the total communication cost under the same cost
-// model. It is a dynamic program over the value graph: for every value and
-// every placement it could have, the cheapest cost of producing it there
-// (operands shared by several users are counted once per user, a tree
-// relaxation), followed by a backward pass in which each value takes the
-// placement that is cheapest for its producer plus all its users. The
-// analysis keeps the PyTorch plan whenever the global one is not cheaper.
+// model. Values read by several ops ("cut" values) split the ops into trees
+// that dynamic programming solves exactly for given placements of the cut
+// values; coordinate descent over those placements, started from the
+// PyTorch plan, finds the plan. The analysis keeps the PyTorch plan whenever
+// the global one is not cheaper, so it is never worse.
 //
 //===----------------------------------------------------------------------===//
 

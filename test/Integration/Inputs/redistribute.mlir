@@ -64,3 +64,22 @@ func.func @swap_2d(%x: tensor<16x32xf32> {dtensor.spec = #dtensor.spec<@grid, [S
   %y = math.exp %x : tensor<16x32xf32>
   return %y : tensor<16x32xf32>
 }
+
+// Integer partial sums: R -> P(sum) keeps the value on group rank 0.
+func.func @int_partial_bias(%x: tensor<8x4xi32> {dtensor.spec = #dtensor.spec<@mesh, [S(1)]>}, %w: tensor<4x6xi32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>}, %b: tensor<8x6xi32>) -> (tensor<8x6xi32> {dtensor.spec = #dtensor.spec<@mesh, [R]>}) {
+  %c0 = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<8x6xi32>
+  %z = linalg.fill ins(%c0 : i32) outs(%e : tensor<8x6xi32>) -> tensor<8x6xi32>
+  %y = linalg.matmul ins(%x, %w : tensor<8x4xi32>, tensor<4x6xi32>) outs(%z : tensor<8x6xi32>) -> tensor<8x6xi32>
+  %s = arith.addi %y, %b : tensor<8x6xi32>
+  return %s : tensor<8x6xi32>
+}
+func.func @partial_input(%x: tensor<8x6xf32> {dtensor.spec = #dtensor.spec<@mesh, [P(sum)]>}) -> (tensor<8x6xf32> {dtensor.spec = #dtensor.spec<@mesh, [R]>}) {
+  return %x : tensor<8x6xf32>
+}
+// A slice that keeps the sharded dim whole.
+func.func @slice_sharded(%x: tensor<16x8xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>}) -> (tensor<16x3xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>}) {
+  %s = tensor.extract_slice %x[0, 2] [16, 3] [1, 1] : tensor<16x8xf32> to tensor<16x3xf32>
+  %e = math.exp %s : tensor<16x3xf32>
+  return %e : tensor<16x3xf32>
+}

@@ -91,9 +91,11 @@ private:
 
   /// Metadata of a value of the function, also after it was replaced.
   const FakeTensor *lookup(Value v) const {
-    if (const FakeTensor *t = plan.lookup(v))
+    // Replacements first: a replacement may be a value of the plan with
+    // other placements (the local operand of a from_local).
+    if (const FakeTensor *t = replaced.lookup(v))
       return t;
-    return replaced.lookup(v);
+    return plan.lookup(v);
   }
   /// Replaces `from` (a value of the plan) by `to`, keeping its metadata.
   void replace(Value from, Value to) {
@@ -368,33 +370,39 @@ LogicalResult Localizer::lowerRedistribute(RedistributeOp op) {
       break;
     }
     case StepKind::LocalDivide: {
-      // R -> P(sum): every rank holds 1/k of the value.
+      // R -> P(sum): floats hold 1/k of the value on every rank (PyTorch);
+      // integers, which cannot be divided exactly, keep the value on group
+      // rank 0 and zeros elsewhere.
       SmallVector<OpFoldResult> sizes;
       for (int64_t d = 0; d < curType.getRank(); ++d)
         sizes.push_back(dimSize(loc, cur, d));
       Value init = tensor::EmptyOp::create(b, loc, sizes, elt);
-      Value kv;
-      if (isa<FloatType>(elt))
+      bool isFloat = isa<FloatType>(elt);
+      Value kv, keep;
+      if (isFloat) {
         kv = arith::ConstantOp::create(b, loc, elt,
                                        b.getFloatAttr(elt, double(k)));
-      else
-        kv = arith::ConstantOp::create(b, loc, elt, b.getIntegerAttr(elt, k));
+      } else {
+        keep = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                     coord(step.axis), index(loc, 0));
+        kv = arith::ConstantOp::create(b, loc, elt, b.getZeroAttr(elt));
+      }
       auto map = b.getMultiDimIdentityMap(curType.getRank());
       SmallVector<utils::IteratorType> iters(curType.getRank(),
                                              utils::IteratorType::parallel);
-      cur =
-          linalg::GenericOp::create(
-              b, loc, init.getType(), ValueRange{cur}, ValueRange{init},
-              ArrayRef<AffineMap>{map, map}, iters,
-              [&](OpBuilder &nb, Location nl, ValueRange args) {
-                Value q =
-                    isa<FloatType>(elt)
-                        ? arith::DivFOp::create(nb, nl, args[0], kv).getResult()
-                        : arith::DivSIOp::create(nb, nl, args[0], kv)
-                              .getResult();
-                linalg::YieldOp::create(nb, nl, q);
-              })
-              .getResult(0);
+      cur = linalg::GenericOp::create(
+                b, loc, init.getType(), ValueRange{cur}, ValueRange{init},
+                ArrayRef<AffineMap>{map, map}, iters,
+                [&](OpBuilder &nb, Location nl, ValueRange args) {
+                  Value q =
+                      isFloat ? arith::DivFOp::create(nb, nl, args[0], kv)
+                                    .getResult()
+                              : arith::SelectOp::create(nb, nl, keep, args[0],
+                                                        kv)
+                                    .getResult();
+                  linalg::YieldOp::create(nb, nl, q);
+                })
+                .getResult(0);
       break;
     }
     case StepKind::LocalKeep:
@@ -477,7 +485,13 @@ LogicalResult Localizer::localizeOp(Operation *op) {
       want = localType(f.getType(), f.getSpec().getPlacements());
     else
       want = op->getResult(0).getType();
-    replace(op->getResult(0), castTo(op->getLoc(), local, want));
+    // A distinct value, so that the operand keeps its own metadata.
+    Value repl = tensor::CastOp::create(b, op->getLoc(), want, local);
+    // The local operand is R in the plan; the replacement carries the
+    // result's placements.
+    if (const FakeTensor *t = lookup(op->getResult(0)))
+      replaced[repl] = t;
+    op->getResult(0).replaceAllUsesWith(repl);
     op->erase();
     return success();
   }
@@ -537,9 +551,11 @@ LogicalResult Localizer::localizeOp(Operation *op) {
     const FakeTensor *src = lookup(slice.getSource());
     const FakeTensor *res = lookup(slice.getResult());
     if (!src || !res ||
-        llvm::none_of(src->placements, [](Placement p) { return p.isShard(); }))
+        llvm::none_of(src->placements,
+                      [](Placement p) { return p.isShard(); })) {
       localizeGeneric(op);
-    return success();
+      return success();
+    }
     // Sharded dims are taken whole: their sizes become the local sizes.
     b.setInsertionPoint(op);
     SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
