@@ -4,6 +4,8 @@
 
 #include "gtest/gtest.h"
 
+#include <limits>
+
 using namespace mlir::dtensor;
 
 namespace {
@@ -130,4 +132,18 @@ TEST(Placement, PrintAndCompare) {
   EXPECT_EQ(Placement::replicate(), Placement());
 }
 
+} // namespace
+
+namespace {
+TEST(ChunkExtent, NoOverflowNearInt64Max) {
+  const int64_t n = std::numeric_limits<int64_t>::max();
+  int64_t total = 0;
+  for (int64_t r = 0; r < 3; ++r) {
+    ShardExtent e = chunkExtent(n, 3, r);
+    EXPECT_GE(e.size, 0);
+    total += e.size;
+  }
+  EXPECT_EQ(total, n);
+  EXPECT_EQ(chunkExtent(n, 2, 1).offset, n / 2 + 1);
+}
 } // namespace

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::dtensor;
@@ -239,6 +240,16 @@ LogicalResult FunctionPropagator::set(Value v, Placements ps) {
                            << " has a dynamic shape; the global view needs "
                               "static shapes";
   }
+  // Byte counts of every value must fit in 64 bits.
+  int64_t bytes = getElementByteSize(type.getElementType());
+  for (int64_t d : type.getShape())
+    if (llvm::MulOverflow(bytes, d, bytes)) {
+      Operation *at =
+          v.getDefiningOp() ? v.getDefiningOp() : func.getOperation();
+      return at->emitError() << "value of type " << type
+                             << " is too large: its size in bytes does not "
+                                "fit in 64 bits";
+    }
   assert(ps.size() == plan.meshShape.size() && "one placement per mesh axis");
   FakeTensor &t = plan.tensors[v];
   t.type = type;

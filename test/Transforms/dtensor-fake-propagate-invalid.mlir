@@ -62,3 +62,12 @@ func.func @multi_block(%x: tensor<16xf32>) -> tensor<16xf32> {
 ^bb1:
   return %x : tensor<16xf32>
 }
+
+// -----
+
+// Byte counts overflow 64 bits: rejected instead of wrapping.
+dtensor.mesh @mesh = <["x" = 4]>
+// expected-error @+1 {{value of type 'tensor<9223372036854775807xf32>' is too large: its size in bytes does not fit in 64 bits}}
+func.func @too_large(%x: tensor<9223372036854775807xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>}) -> tensor<9223372036854775807xf32> {
+  return %x : tensor<9223372036854775807xf32>
+}

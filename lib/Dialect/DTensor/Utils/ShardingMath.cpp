@@ -2,6 +2,8 @@
 
 #include "dtensor/Dialect/DTensor/Utils/ShardingMath.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <cassert>
 
 using namespace mlir::dtensor;
@@ -15,11 +17,12 @@ ShardExtent mlir::dtensor::chunkExtent(int64_t size, int64_t numChunks,
     int64_t chunk = size / numChunks;
     return {chunk, chunk * index};
   }
-  int64_t full = (size + numChunks - 1) / numChunks;
-  int64_t start = full * index;
-  if (start > size)
+  // ceil(size / numChunks) without overflowing near INT64_MAX.
+  int64_t full = size / numChunks + (size % numChunks != 0);
+  int64_t start;
+  if (llvm::MulOverflow(full, index, start) || start > size)
     return {0, size};
-  return {std::min(size, start + full) - start, start};
+  return {std::min(full, size - start), start};
 }
 
 SmallVector<int64_t, 4> mlir::dtensor::rankToCoords(ArrayRef<int64_t> mesh,
