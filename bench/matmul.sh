@@ -17,6 +17,9 @@
 #   - OpenBLAS: bench/matmul_blas.c (gcc -O2 -lopenblas): cblas_sgemm, beta 0,
 #     on preallocated buffers, one warm-up, best of $ITERS calls.
 #   Both with OPENBLAS_NUM_THREADS=1 (and OMP_NUM_THREADS=1).
+#   The two sides alternate over $ROUNDS rounds per shape (default 3) and
+#   each keeps its best time, so that a burst of other load on the machine
+#   hits both sides alike.
 #   GFLOP/s = 2*M*N*K / time; ratio = generated / direct GFLOP/s.
 #
 #   Honest reading: the CPU pipeline lowers linalg.matmul on buffers to a call
@@ -26,7 +29,7 @@
 #   zeros, the call through the JIT'd entry and passing memref descriptors --
 #   not a code generator's matmul against BLAS. The script checks that the
 #   lowered program does call cblas_sgemm and says so in its header.
-#   Runtime: about 30 s on 2 cores with the defaults.
+#   Runtime: about 1 minute on 2 cores with the defaults.
 #
 # How to run (from anywhere; the build must exist, this script never builds
 # the project; it compiles bench/matmul_blas.c into $OUT):
@@ -34,7 +37,7 @@
 # Environment overrides:
 #   DTENSOR_RUN (default <repo>/build/bin/dtensor-run)
 #   DTENSOR_OPT (default <repo>/build/bin/dtensor-opt)
-#   CC (default gcc)   ITERS (default 5)
+#   CC (default gcc)   ITERS (default 5)   ROUNDS (default 3)
 #   SHAPES (default "1024x512x512 1024x512x2048 1024x2048x512 4096x512x512 4096x512x2048 4096x2048x512")
 #   OUT (default <repo>/bench/out, gitignored)
 # The table is also written to $OUT/matmul.txt.
@@ -46,6 +49,7 @@ DTENSOR_RUN="${DTENSOR_RUN:-$ROOT/build/bin/dtensor-run}"
 DTENSOR_OPT="${DTENSOR_OPT:-$ROOT/build/bin/dtensor-opt}"
 CC="${CC:-gcc}"
 ITERS="${ITERS:-5}"
+ROUNDS="${ROUNDS:-3}"
 SHAPES="${SHAPES:-1024x512x512 1024x512x2048 1024x2048x512 4096x512x512 4096x512x2048 4096x2048x512}"
 OUT="${OUT:-$ROOT/bench/out}"
 
@@ -54,6 +58,7 @@ die() { echo "matmul.sh: error: $*" >&2; exit 1; }
 [[ -x "$DTENSOR_OPT" ]] || die "dtensor-opt not found or not executable: $DTENSOR_OPT (build the project first)"
 command -v "$CC" >/dev/null || die "$CC not found"
 [[ "$ITERS" =~ ^[1-9][0-9]*$ ]] || die "ITERS must be a positive integer"
+[[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer"
 mkdir -p "$OUT"
 CORES=$(nproc)  # before OMP_NUM_THREADS is set: nproc honours it
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
@@ -90,7 +95,7 @@ say() { printf '%s\n' "$*" | tee -a "$REPORT"; }
 
 n_shapes=$(wc -w <<<"$SHAPES")
 n_calls=$("$DTENSOR_OPT" --dtensor-cpu-pipeline "$PROG" 2>/dev/null | grep -c 'call @cblas_sgemm' || true)
-say "matmul throughput, f32, single thread (OPENBLAS_NUM_THREADS=1), best of $ITERS calls"
+say "matmul throughput, f32, single thread (OPENBLAS_NUM_THREADS=1), best of $ITERS calls, best of $ROUNDS rounds"
 say "host: $CORES CPUs, load average at start $(cut -d' ' -f1-3 /proc/loadavg) (other processes skew the timings)"
 if [[ $n_calls -ge $n_shapes ]]; then
   say "NOTE: the generated code calls cblas_sgemm ($n_calls calls for $n_shapes matmuls in the lowered"
@@ -105,9 +110,6 @@ say "generated: dtensor-run $PROG --np 1 --iters $ITERS --entry mm_MxKxN (time o
 say "direct:    $BLAS_BIN $ITERS M K N (cblas_sgemm alone, beta 0, preallocated buffers)"
 say ""
 
-# shellcheck disable=SC2086
-blas_out=$("$BLAS_BIN" "$ITERS" $(sed 's/x/ /g' <<<"$SHAPES"))
-
 FMT='%-15s | %7s | %14s | %15s | %13s | %14s | %6s\n'
 # shellcheck disable=SC2059
 {
@@ -117,16 +119,24 @@ FMT='%-15s | %7s | %14s | %15s | %13s | %14s | %6s\n'
 for s in $SHAPES; do
   read -r m k n <<<"$(sed 's/x/ /g' <<<"$s")"
   log="$OUT/matmul_$s.log"
-  rc=0
-  "$DTENSOR_RUN" "$PROG" --np 1 --iters "$ITERS" --entry "mm_$s" >"$log" 2>&1 || rc=$?
-  g_ms=$(awk '/^rank 0: [0-9.]+ ms/ {print $3; exit}' "$log")
-  if [[ $rc -ne 0 || -z $g_ms ]]; then
-    echo "matmul.sh: dtensor-run failed for $s (status $rc), see $log" >&2
-    tail -n 5 "$log" >&2
-    g_ms=-
-  fi
-  b_ms=$(awk -v m="$m" -v k="$k" -v n="$n" '$1 == m && $2 == k && $3 == n {print $4; exit}' <<<"$blas_out")
-  awk -v s="$s" -v m="$m" -v k="$k" -v n="$n" -v g="$g_ms" -v b="${b_ms:--}" -v fmt="$FMT" 'BEGIN {
+  : >"$log"
+  g_ms=- b_ms=-
+  # $ROUNDS rounds, the two sides alternating; each keeps its best time.
+  for ((r = 0; r < ROUNDS; r++)); do
+    rc=0
+    "$DTENSOR_RUN" "$PROG" --np 1 --iters "$ITERS" --entry "mm_$s" >>"$log" 2>&1 || rc=$?
+    t=$(awk '/^rank 0: [0-9.]+ ms/ {t = $3} END {print t}' "$log")
+    if [[ $rc -ne 0 || -z $t ]]; then
+      echo "matmul.sh: dtensor-run failed for $s (status $rc), see $log" >&2
+      tail -n 5 "$log" >&2
+      g_ms=-
+      break
+    fi
+    g_ms=$(awk -v a="$g_ms" -v b="$t" 'BEGIN {print (a == "-" || b + 0 < a + 0) ? b : a}')
+    t=$("$BLAS_BIN" "$ITERS" "$m" "$k" "$n" | awk '{print $4}') || t=
+    [[ -n $t ]] && b_ms=$(awk -v a="$b_ms" -v b="$t" 'BEGIN {print (a == "-" || b + 0 < a + 0) ? b : a}')
+  done
+  awk -v s="$s" -v m="$m" -v k="$k" -v n="$n" -v g="$g_ms" -v b="$b_ms" -v fmt="$FMT" 'BEGIN {
     fl = 2 * m * n * k / 1e9
     gg = (g ~ /^[0-9.]+$/ && g > 0) ? fl / (g / 1e3) : -1
     bb = (b ~ /^[0-9.]+$/ && b > 0) ? fl / (b / 1e3) : -1

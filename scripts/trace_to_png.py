@@ -201,57 +201,18 @@ def main(argv=None):
     n = len(pids)
     height_in = max(2.8, 1.2 + n * (0.45 * len(tids) + 0.25))
     fig, ax = plt.subplots(figsize=(args.width, height_in), dpi=args.dpi)
-    # Data units per pixel along x, for the minimum width and label fitting.
-    fig.canvas.draw()
-    ax_w_px = ax.get_window_extent().width
-    ms_per_px = extent_ms * 1.04 / max(ax_w_px, 1.0)
-    min_w = args.min_px * ms_per_px
-    widened = 0
 
+    # 1. Everything that decides the layout: lanes, tick labels, per-rank
+    #    totals at the right, legend, title.
     yticks, ylabels = [], []
-    totals = []
+    lane_y = {}  # (pid, tid) -> bottom of the sub-lane
     for i, pid in enumerate(pids):
         base = (n - 1 - i) * lane_h  # rank 0 at the top
         for j, tid in enumerate(tids):
             y = base + (len(tids) - 1 - j) * sub_h  # first tid on top
+            lane_y[(pid, tid)] = y
             yticks.append(y + sub_h / 2)
             ylabels.append(f"{pnames.get(pid, f'rank {pid}')} · {thread_name(tid)}")
-            lane = sorted((s for s in spans if s["pid"] == pid and s["tid"] == tid),
-                          key=lambda s: (s["depth"], s["ts"]))
-            for s in lane:
-                x = (s["ts"] - t0) / 1000.0
-                w = s["dur"] / 1000.0
-                draw_w = w
-                if w < min_w:
-                    draw_w = min_w
-                    widened += 1
-                depth = s["depth"]
-                # Nested spans: thinner, lighter, drawn above their parent.
-                shrink = min(0.15 * depth, 0.3)
-                h = sub_h * (0.8 - 2 * shrink)
-                colour = tid_colour[tid] if depth == 0 else lighten(tid_colour[tid], 0.35 * min(depth, 2))
-                ax.add_patch(plt.Rectangle((x, y + sub_h * (0.1 + shrink)), draw_w, h,
-                                           facecolor=colour, edgecolor="black", linewidth=0.4,
-                                           zorder=2 + 2 * depth))
-                label = f"{s['name']} {fmt_ms(w)}"
-                if tid == 1:
-                    b = fmt_bytes(s["args"].get("bytes")) if isinstance(s["args"], dict) else None
-                    if b:
-                        label = f"{s['name']} {b}"
-                # A span with nested spans gets its label at its left end, in
-                # the room before its first child; others are centred.
-                kids = [c for c in lane if c["depth"] == depth + 1 and
-                        s["ts"] <= c["ts"] <= s["ts"] + s["dur"]]
-                room = draw_w
-                if kids:
-                    room = (min(c["ts"] for c in kids) - s["ts"]) / 1000.0
-                # ~6.5 px per character at fontsize 8
-                if room / ms_per_px > 6.5 * len(label) + 8:
-                    tx, ha = (x + room / 2, "center")
-                    ax.text(tx, y + sub_h / 2, label, ha=ha, va="center", fontsize=8,
-                            color="white" if depth == 0 else "black", clip_on=True,
-                            zorder=3 + 2 * depth)
-        # per-rank totals
         parts = []
         for tid in tids:
             lane = [s for s in spans if s["pid"] == pid and s["tid"] == tid]
@@ -260,10 +221,12 @@ def main(argv=None):
                 continue
             busy = busy_time([(s["ts"], s["ts"] + s["dur"]) for s in lane]) / 1000.0
             parts.append(f"{thread_name(tid)} {fmt_ms(busy)} ({len(lane)})")
-        totals.append((base + len(tids) * sub_h / 2, "\n".join(parts)))
+        ax.text(1.005, (base + len(tids) * sub_h / 2 + gap / 2) / (n * lane_h), "\n".join(parts),
+                transform=ax.transAxes, ha="left", va="center", fontsize=7.5, color="#333333")
         if i:
             ax.axhline(base + len(tids) * sub_h + gap / 2, color="#BBBBBB", linewidth=0.6)
-
+    ax.text(1.005, 1.0, "busy time (spans)", transform=ax.transAxes, ha="left", va="bottom",
+            fontsize=7.5, weight="bold", color="#333333")
     ax.set_xlim(-0.02 * extent_ms, extent_ms * 1.02)
     ax.set_ylim(-gap / 2, n * lane_h - gap / 2)
     ax.set_yticks(yticks)
@@ -271,12 +234,6 @@ def main(argv=None):
     ax.set_xlabel("time since the first span (ms)")
     ax.grid(axis="x", color="#DDDDDD", linewidth=0.6)
     ax.set_axisbelow(True)
-    for y, text in totals:
-        ax.text(1.005, (y + gap / 2) / (n * lane_h), text, transform=ax.transAxes,
-                ha="left", va="center", fontsize=7.5, color="#333333")
-    ax.text(1.005, 1.0, "busy time (spans)", transform=ax.transAxes, ha="left", va="bottom",
-            fontsize=7.5, weight="bold", color="#333333")
-
     handles = [Patch(facecolor=tid_colour[t], edgecolor="black", linewidth=0.4,
                      label=thread_name(t)) for t in tids]
     ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0.0, 1.0),
@@ -284,7 +241,78 @@ def main(argv=None):
               handlelength=1.5)
     title = args.title if args.title is not None else args.trace
     fig.suptitle(title, fontsize=11)
-    n_x = sum(1 for s in spans)
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
+
+    # 2. The spans, now that the axes have their final size: milliseconds per
+    #    pixel for the minimum width, and measured label widths.
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    ms_per_px = (extent_ms * 1.04) / max(ax.get_window_extent().width, 1.0)
+    min_w = args.min_px * ms_per_px
+    widened = 0
+    outside = {}  # (pid, tid) -> pixel x-ranges of the labels under spans
+    for (pid, tid), y in lane_y.items():
+        lane = sorted((s for s in spans if s["pid"] == pid and s["tid"] == tid),
+                      key=lambda s: (s["depth"], s["ts"]))
+        for s in lane:
+            x = (s["ts"] - t0) / 1000.0
+            w = s["dur"] / 1000.0
+            draw_w = w
+            if w < min_w:
+                draw_w = min_w
+                widened += 1
+            depth = s["depth"]
+            # Nested spans: thinner, lighter, drawn above their parent.
+            shrink = min(0.15 * depth, 0.3)
+            h = sub_h * (0.8 - 2 * shrink)
+            colour = tid_colour[tid] if depth == 0 else lighten(tid_colour[tid], 0.35 * min(depth, 2))
+            ax.add_patch(plt.Rectangle((x, y + sub_h * (0.1 + shrink)), draw_w, h,
+                                       facecolor=colour, edgecolor="black", linewidth=0.4,
+                                       zorder=2 + 2 * depth))
+            label = f"{s['name']} {fmt_ms(w)}"
+            if tid == 1:
+                b = fmt_bytes(s["args"].get("bytes")) if isinstance(s["args"], dict) else None
+                if b:
+                    label = f"{s['name']} {b}"
+            # A span with nested spans gets its label in the room before its
+            # first child; others are centred. Labels that do not fit are dropped.
+            kids = [c for c in lane if c["depth"] == depth + 1 and
+                    s["ts"] <= c["ts"] <= s["ts"] + s["dur"]]
+            room = draw_w
+            if kids:
+                room = (min(c["ts"] for c in kids) - s["ts"]) / 1000.0
+            if room / ms_per_px >= 20:
+                t = ax.text(x + room / 2, y + sub_h / 2, label, ha="center", va="center",
+                            fontsize=8, color="white" if depth == 0 else "black", clip_on=True,
+                            zorder=3 + 2 * depth)
+                if t.get_window_extent(renderer).width + 6 <= room / ms_per_px:
+                    continue
+                t.remove()
+            # Too narrow for its label: on the bottom sub-lane of a rank, put
+            # a small label under the span, in the gap between ranks, unless
+            # it would overlap one already placed there.
+            if depth == 0 and tid == tids[-1]:
+                placed = outside.setdefault((pid, tid), [])
+                ax_bb = ax.get_window_extent()
+                short = label.split(" ", 1)[1] if " " in label else label
+                for text in dict.fromkeys((label, short)):
+                    t = ax.text(x + draw_w / 2, y + sub_h * 0.08, text, ha="center", va="top",
+                                fontsize=6.5, color="#333333", clip_on=True, zorder=5)
+                    bb = t.get_window_extent(renderer)
+                    if bb.x1 > ax_bb.x1:  # keep it inside: flush right with the span
+                        t.set_ha("right")
+                        t.set_x(x + draw_w)
+                    elif bb.x0 < ax_bb.x0:
+                        t.set_ha("left")
+                        t.set_x(x)
+                    bb = t.get_window_extent(renderer)
+                    if (bb.x0 >= ax_bb.x0 and bb.x1 <= ax_bb.x1 and
+                            not any(bb.x0 < q1 + 4 and q0 < bb.x1 + 4 for q0, q1 in placed)):
+                        placed.append((bb.x0, bb.x1))
+                        break
+                    t.remove()
+
+    n_x = len(spans)
     foot = f"{len(pids)} ranks, {n_x} spans, {fmt_ms(extent_ms)} shown"
     # Say so when compute spans enclose communication spans (the runtime's
     # compute span is the whole entry function, collectives run inside it).
@@ -295,9 +323,8 @@ def main(argv=None):
     if nested_comm:
         foot += "; compute spans enclose the communication that runs inside them"
     if widened:
-        foot += f"; {widened} short spans drawn {args.min_px:g} px wide to stay visible"
+        foot += f"; {widened} short span{'s' if widened > 1 else ''} drawn {args.min_px:g} px wide to stay visible"
     fig.text(0.01, 0.005, foot, fontsize=7, color="#555555", ha="left", va="bottom")
-    fig.tight_layout(rect=(0, 0.03, 1, 1))
     try:
         fig.savefig(args.output)
     except OSError as e:

@@ -59,3 +59,47 @@ TEST(RedistributePlan, StepsRecordTheStateBefore) {
 }
 
 } // namespace
+
+namespace {
+std::string planMin(std::vector<Placement> from, std::vector<Placement> to,
+                    std::vector<int64_t> mesh, int64_t bytes,
+                    int64_t rank = 2) {
+  llvm::SmallVector<RedistributeStep> steps;
+  std::string err;
+  if (!planRedistributeMinCost(from, to, mesh, bytes, rank, steps, err))
+    return "error: " + err;
+  std::string s;
+  for (const RedistributeStep &st : steps) {
+    if (!s.empty())
+      s += "; ";
+    s += stringifyStepKind(st.kind).str() + "@" + std::to_string(st.axis);
+  }
+  return s;
+}
+
+TEST(RedistributePlanMinCost, ReduceScatterGatherBeatsTwoAllReduces) {
+  // [P, P] -> [R, R] of 64 MiB on 2x2: PyTorch all-reduces the full tensor
+  // twice; reduce-scatter on one axis, all-reduce the half on the other and
+  // all-gather costs less.
+  int64_t bytes = int64_t(64) << 20;
+  std::string plan = planMin({P, P}, {R, R}, {2, 2}, bytes);
+  EXPECT_EQ(plan, "reduce_scatter@0; all_reduce@1; all_gather@0");
+  llvm::SmallVector<RedistributeStep> greedy, best;
+  std::string err;
+  ASSERT_TRUE(planRedistribute({P, P}, {R, R}, greedy, err));
+  ASSERT_TRUE(planRedistributeMinCost({P, P}, {R, R}, {2, 2}, bytes, 2, best,
+                                      err));
+  EXPECT_LT(planCost(best, {2, 2}, bytes), planCost(greedy, {2, 2}, bytes));
+}
+
+TEST(RedistributePlanMinCost, KeepsPyTorchPlanWhenNotCheaper) {
+  EXPECT_EQ(planMin({S0}, {R}, {4}, 1 << 20), "all_gather@0");
+  // Gathering over the 2-rank axis instead of the 4-rank one is cheaper.
+  EXPECT_EQ(planMin({S0, S1}, {S1, S0}, {2, 4}, 1 << 20),
+            "all_gather@0; all_to_all@1; local_chunk@0");
+  // Tiny tensors: latency dominates, two all-reduces are cheapest.
+  EXPECT_EQ(planMin({P, P}, {R, R}, {2, 2}, 64), "all_reduce@1; all_reduce@0");
+  EXPECT_EQ(planMin({S0}, {P}, {4}, 64),
+            "error: cannot redistribute S(0) to P(sum)");
+}
+} // namespace

@@ -66,6 +66,15 @@ const Placements *FunctionPlan::getRequiredPlacements(OpOperand &o) const {
   return it == required.end() ? nullptr : &it->second;
 }
 
+bool FunctionPlan::planSteps(const Redistribution &r,
+                             llvm::SmallVectorImpl<RedistributeStep> &steps,
+                             std::string &error) const {
+  const FakeTensor *t = lookup(r.value);
+  return planRedistributeMinCost(t->placements, r.target, meshShape,
+                                 globalBytes(t->type), t->type.getRank(),
+                                 steps, error);
+}
+
 double FunctionPlan::computeCommCost() const {
   double total = 0;
   for (const Redistribution &r : redistributions) {

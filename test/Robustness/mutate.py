@@ -485,7 +485,18 @@ def p_insert_redistribute(rng, text):
     return splice(text, m.start(), m.end(), new)
 
 
+def p_add_op_specs(rng, text):
+    """Pins the result of a linalg op or tensor.empty with `dtensor.specs`."""
+    ms = list(re.finditer(r"(?<=[^.\w])(?:linalg\.\w+(?= ins\()|tensor\.empty\(\)(?= :))", text))
+    spec = random_spec(rng, text)
+    if not ms or not spec:
+        return None
+    m = rng.choice(ms)
+    return splice(text, m.end(), m.end(), " {dtensor.specs = [%s]}" % spec)
+
+
 PLAUSIBLE_MUTATIONS = [
+    (4, "p_add_op_specs", p_add_op_specs),
     (10, "p_replace_placement", p_replace_placement),
     (5, "p_mesh_axis_size", p_mesh_axis_size),
     (5, "drop_spec", m_drop_spec),
@@ -496,6 +507,39 @@ PLAUSIBLE_MUTATIONS = [
     (2, "p_rename_mesh_ref", p_rename_mesh_ref),
     (3, "p_insert_redistribute", p_insert_redistribute),
 ]
+
+
+DERIVING_PASSES = [("propagated", ["--dtensor-fake-propagate"]),
+                   ("partitioned", ["--dtensor-partition"])]
+
+
+def derive_chunks(opt, chunks, jobs):
+    """The outputs of propagation and partitioning of every chunk that passes
+    them: IR full of `dtensor.specs`, redistributions and collectives to
+    mutate. Depends on the binary, so off by default."""
+
+    def one(item):
+        name, text = item
+        out = []
+        tmpdir = tempfile.mkdtemp(prefix="dtensor-derive-")
+        try:
+            path = os.path.join(tmpdir, "in.mlir")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            for tag, args in DERIVING_PASSES:
+                try:
+                    p = subprocess.run([opt, path] + args, stdin=subprocess.DEVNULL,
+                                       capture_output=True, timeout=10)
+                except subprocess.TimeoutExpired:
+                    continue
+                if p.returncode == 0 and p.stdout.strip():
+                    out.append(("%s+%s" % (name, tag), p.stdout.decode("utf-8", "replace")))
+        finally:
+            shutil.rmtree(tmpdir, ignore_errors=True)
+        return out
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as ex:
+        return [c for cs in ex.map(one, chunks) for c in cs]
 
 
 def make_mutant(seed, index, chunks):
@@ -639,6 +683,9 @@ def main():
     ap.add_argument("--pipelines", choices=["default", "extended"], default="default",
                     help="default: no pass, propagate, report, unknown-ops=replicate; "
                          "extended: also pytorch strategy, partition, the CPU pipeline")
+    ap.add_argument("--derived-inputs", action="store_true",
+                    help="also mutate the propagated and partitioned outputs of the "
+                         "inputs (mutants then depend on the binary)")
     ap.add_argument("--max-stderr-lines", type=int, default=12)
     a = ap.parse_args()
 
@@ -646,6 +693,13 @@ def main():
     if not chunks:
         print("error: no .mlir inputs under %s" % a.src_root, file=sys.stderr)
         return 2
+
+    opt = shutil.which(a.dtensor_opt) or a.dtensor_opt
+    if (not a.dump or a.derived_inputs) and not os.path.exists(opt):
+        print("error: dtensor-opt not found: %s" % a.dtensor_opt, file=sys.stderr)
+        return 2
+    if a.derived_inputs:
+        chunks = chunks + derive_chunks(opt, chunks, a.jobs)
 
     indices = a.only if a.only else list(range(a.count))
     mutants = [(i,) + make_mutant(a.seed, i, chunks) for i in indices]
@@ -656,10 +710,6 @@ def main():
             sys.stdout.write(text)
         return 0
 
-    opt = shutil.which(a.dtensor_opt) or a.dtensor_opt
-    if not os.path.exists(opt):
-        print("error: dtensor-opt not found: %s" % a.dtensor_opt, file=sys.stderr)
-        return 2
     os.makedirs(a.out, exist_ok=True)
     counts = {"ok": 0, "diag": 0, "fail": 0}
     sigs = {}

@@ -18,18 +18,19 @@
 
 // S(0) -> S(1) is one all-to-all.
 // CHECK-LABEL: func.func @s0_to_s1
-// CHECK-SAME: tensor<4x32xf32>
-// CHECK: dtensor.all_to_all %{{.*}} on @mesh axes [0] split_dim 1 concat_dim 0 : tensor<4x32xf32> -> tensor<16x8xf32>
+// CHECK-SAME: tensor<64x512xf32>
+// CHECK: dtensor.all_to_all %{{.*}} on @mesh axes [0] split_dim 1 concat_dim 0 : tensor<64x512xf32> -> tensor<256x128xf32>
 
-// [S(0), S(1)] -> [S(1), S(0)] on 2x4: gather the inner axis, all-to-all on
-// the outer one, then take this rank's chunk on the inner axis.
+// [S(0), S(1)] -> [S(1), S(0)] on 2x4, the cheapest plan: gather dim 0 over
+// the 2-rank axis, all-to-all on the 4-rank axis, then take this rank's
+// chunk of dim 1 on the 2-rank axis (PyTorch gathers over the 4-rank axis).
 // CHECK-LABEL: func.func @two_d
-// CHECK-SAME: tensor<8x8xf32>
-// CHECK: %[[C:.*]] = dtensor.process_index on @grid axes [1] : index
-// CHECK: %[[G:.*]] = dtensor.all_gather %{{.*}} on @grid axes [1] gather_dim 1 : tensor<8x8xf32> -> tensor<8x32xf32>
-// CHECK: %[[A:.*]] = dtensor.all_to_all %[[G]] on @grid axes [0] split_dim 1 concat_dim 0 : tensor<8x32xf32> -> tensor<16x16xf32>
-// CHECK: %[[O:.*]] = arith.muli %[[C]], %c4
-// CHECK: tensor.extract_slice %[[A]][%[[O]], 0] [4, 16] [1, 1] : tensor<16x16xf32> to tensor<4x16xf32>
+// CHECK-SAME: tensor<128x128xf32>
+// CHECK: %[[C:.*]] = dtensor.process_index on @grid axes [0] : index
+// CHECK: %[[G:.*]] = dtensor.all_gather %{{.*}} on @grid axes [0] gather_dim 0 : tensor<128x128xf32> -> tensor<256x128xf32>
+// CHECK: %[[A:.*]] = dtensor.all_to_all %[[G]] on @grid axes [1] split_dim 0 concat_dim 1 : tensor<256x128xf32> -> tensor<64x512xf32>
+// CHECK: %[[O:.*]] = arith.muli %[[C]], %c256
+// CHECK: tensor.extract_slice %[[A]][0, %[[O]]] [64, 256] [1, 1] : tensor<64x512xf32> to tensor<64x256xf32>
 
 // [S(0), S(0)] -> [R, R] of 10 rows on 2x2 (3, 2, 3, 2): the inner axis is
 // gathered first (blocks of 3, keep 5), then the outer one.
@@ -61,14 +62,14 @@ func.func @uneven_gather(%x: tensor<30x16xf32> {dtensor.spec = #dtensor.spec<@me
   return %y : tensor<30x16xf32>
 }
 
-func.func @s0_to_s1(%x: tensor<16x32xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>})
-    -> (tensor<16x32xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(1)]>}) {
-  return %x : tensor<16x32xf32>
+func.func @s0_to_s1(%x: tensor<256x512xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>})
+    -> (tensor<256x512xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(1)]>}) {
+  return %x : tensor<256x512xf32>
 }
 
-func.func @two_d(%x: tensor<16x32xf32> {dtensor.spec = #dtensor.spec<@grid, [S(0), S(1)]>})
-    -> (tensor<16x32xf32> {dtensor.spec = #dtensor.spec<@grid, [S(1), S(0)]>}) {
-  return %x : tensor<16x32xf32>
+func.func @two_d(%x: tensor<256x512xf32> {dtensor.spec = #dtensor.spec<@grid, [S(0), S(1)]>})
+    -> (tensor<256x512xf32> {dtensor.spec = #dtensor.spec<@grid, [S(1), S(0)]>}) {
+  return %x : tensor<256x512xf32>
 }
 
 func.func @nested_gather(%x: tensor<10x3xf32> {dtensor.spec = #dtensor.spec<@g22, [S(0), S(0)]>})

@@ -194,8 +194,7 @@ ProgramInfo analyze(ModuleOp module) {
   for (const Redistribution &r : plan->getRedistributions()) {
     llvm::SmallVector<RedistributeStep> steps;
     std::string err;
-    if (planRedistribute(plan->lookup(r.value)->placements, r.target, steps,
-                         err))
+    if (plan->planSteps(r, steps, err))
       for (const RedistributeStep &s : steps)
         info.numCollectives += isCollective(s.kind);
   }

@@ -104,6 +104,13 @@ public:
   /// Tensor values in program order: arguments first, then op results.
   llvm::ArrayRef<Value> getValues() const { return values; }
 
+  /// The collective steps of a redistribution of this plan: the cheapest
+  /// plan under the cost model (`planRedistributeMinCost`), as partitioning
+  /// emits it.
+  bool planSteps(const Redistribution &r,
+                 llvm::SmallVectorImpl<RedistributeStep> &steps,
+                 std::string &error) const;
+
   /// Total cost (µs) of the plan's redistributions under the cost model.
   double computeCommCost() const;
   /// Total cost (µs) of the PyTorch (greedy) plan of the same function.

@@ -28,10 +28,11 @@ func.func @uneven_batch_r(%x: tensor<30x16xf32> {dtensor.spec = #dtensor.spec<@m
   return %y : tensor<30x8xf32>
 }
 
-func.func @s0_to_s1(%x: tensor<16x32xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>})
-    -> (tensor<16x32xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(1)]>}) {
-  %y = math.exp %x : tensor<16x32xf32>
-  return %y : tensor<16x32xf32>
+// Large enough that the all-to-all beats gathering under the cost model.
+func.func @s0_to_s1(%x: tensor<256x256xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>})
+    -> (tensor<256x256xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(1)]>}) {
+  %y = math.exp %x : tensor<256x256xf32>
+  return %y : tensor<256x256xf32>
 }
 
 // Uneven on both dims: falls back to a padded gather and a local chunk.
@@ -59,10 +60,17 @@ func.func @nested_gather(%x: tensor<10x3xf32> {dtensor.spec = #dtensor.spec<@g22
 }
 
 // [S(0), S(1)] -> [S(1), S(0)] on 2x4: gather, all-to-all, local chunk.
-func.func @swap_2d(%x: tensor<16x32xf32> {dtensor.spec = #dtensor.spec<@grid, [S(0), S(1)]>})
-    -> (tensor<16x32xf32> {dtensor.spec = #dtensor.spec<@grid, [S(1), S(0)]>}) {
-  %y = math.exp %x : tensor<16x32xf32>
-  return %y : tensor<16x32xf32>
+func.func @swap_2d(%x: tensor<256x512xf32> {dtensor.spec = #dtensor.spec<@grid, [S(0), S(1)]>})
+    -> (tensor<256x512xf32> {dtensor.spec = #dtensor.spec<@grid, [S(1), S(0)]>}) {
+  %y = math.exp %x : tensor<256x512xf32>
+  return %y : tensor<256x512xf32>
+}
+
+// [P, P] -> [R, R] of 8 MiB on 2x2: reduce-scatter, all-reduce of the half,
+// all-gather (cheaper than PyTorch's two all-reduces of the whole).
+func.func @partial_2d(%x: tensor<2048x1024xf32> {dtensor.spec = #dtensor.spec<@g22, [P(sum), P(sum)]>})
+    -> (tensor<2048x1024xf32> {dtensor.spec = #dtensor.spec<@g22, [R, R]>}) {
+  return %x : tensor<2048x1024xf32>
 }
 
 // Integer partial sums: R -> P(sum) keeps the value on group rank 0.

@@ -233,7 +233,7 @@ FunctionReport buildReport(FunctionOpInterface func, const FunctionPlan &plan,
     Placements from = t->placements;
     llvm::SmallVector<RedistributeStep> steps;
     std::string err;
-    if (!planRedistribute(from, r.target, steps, err))
+    if (!plan.planSteps(r, steps, err))
       continue;
     int64_t bytes =
         t->type.getNumElements() * getElementByteSize(t->type.getElementType());

@@ -245,7 +245,11 @@ LogicalResult Localizer::lowerRedistribute(RedistributeOp op) {
                 op.getSpec().getPlacements().end());
   SmallVector<RedistributeStep> steps;
   std::string err;
-  if (!planRedistribute(from, to, steps, err))
+  if (!planRedistributeMinCost(
+          from, to, meshShape,
+          global.getNumElements() *
+              getElementByteSize(global.getElementType()),
+          global.getRank(), steps, err))
     return op.emitError() << "cannot redistribute: " << err;
   b.setInsertionPoint(op);
   Value cur = op.getSource();

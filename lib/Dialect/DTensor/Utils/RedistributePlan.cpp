@@ -1,6 +1,10 @@
 //===- RedistributePlan.cpp - placements to collective steps --------------===//
 
 #include "dtensor/Dialect/DTensor/Utils/RedistributePlan.h"
+#include "dtensor/Dialect/DTensor/Utils/CostModel.h"
+
+#include <map>
+#include <queue>
 
 using namespace mlir::dtensor;
 
@@ -95,5 +99,122 @@ bool mlir::dtensor::planRedistribute(
     if (state[axis] != target[axis])
       if (!addStep(axis, target[axis]))
         return false;
+  return true;
+}
+
+double mlir::dtensor::planCost(llvm::ArrayRef<RedistributeStep> steps,
+                               llvm::ArrayRef<int64_t> mesh,
+                               int64_t globalBytes) {
+  double total = 0;
+  for (const RedistributeStep &step : steps) {
+    Placements after = step.before;
+    after[step.axis] = step.to;
+    total += redistributeCost(globalBytes, mesh, step.before, after);
+  }
+  return total;
+}
+
+/// True if changing axis `axis` of `state` to `to` is one valid step: a dim
+/// sharded by an inner (later) axis cannot change its outer shards, since
+/// shards apply left to right.
+static bool validStep(llvm::ArrayRef<Placement> state, int64_t axis,
+                      Placement to) {
+  Placement from = state[axis];
+  for (int64_t b = axis + 1, e = state.size(); b < e; ++b) {
+    if (from.isShard() && state[b].isShard(from.getDim()))
+      return false;
+    if (to.isShard() && state[b].isShard(to.getDim()))
+      return false;
+  }
+  StepKind kind;
+  std::string error;
+  return classify(from, to, kind, error);
+}
+
+namespace {
+/// A state of the search: placements and the path cost to reach them.
+struct Node {
+  double cost;
+  int64_t steps;
+  std::string key;
+  bool operator>(const Node &o) const {
+    return cost != o.cost ? cost > o.cost : steps > o.steps;
+  }
+};
+} // namespace
+
+bool mlir::dtensor::planRedistributeMinCost(
+    llvm::ArrayRef<Placement> current, llvm::ArrayRef<Placement> target,
+    llvm::ArrayRef<int64_t> mesh, int64_t globalBytes, int64_t tensorRank,
+    llvm::SmallVectorImpl<RedistributeStep> &steps, std::string &error) {
+  llvm::SmallVector<RedistributeStep> greedy;
+  if (!planRedistribute(current, target, greedy, error))
+    return false;
+  double greedyCost = planCost(greedy, mesh, globalBytes);
+  // Candidate placements per axis: R, a shard of any dim, and the partials
+  // of the source and the target.
+  llvm::SmallVector<Placement> options{Placement::replicate()};
+  for (int64_t d = 0; d < tensorRank; ++d)
+    options.push_back(Placement::shard(d));
+  for (Placement p : llvm::concat<const Placement>(current, target))
+    if (p.isPartial() && !llvm::is_contained(options, p))
+      options.push_back(p);
+
+  // Dijkstra over states; the string key is the printed placements.
+  std::map<std::string, std::pair<Placements, double>> best;
+  std::map<std::string, std::pair<std::string, RedistributeStep>> parent;
+  std::priority_queue<Node, std::vector<Node>, std::greater<Node>> queue;
+  std::string start = placementsToString(current);
+  std::string goal = placementsToString(target);
+  best[start] = {Placements(current.begin(), current.end()), 0.0};
+  queue.push({0.0, 0, start});
+  while (!queue.empty()) {
+    Node n = queue.top();
+    queue.pop();
+    auto it = best.find(n.key);
+    if (n.cost > it->second.second)
+      continue;
+    if (n.key == goal)
+      break;
+    Placements state = it->second.first;
+    for (int64_t axis = 0, e = state.size(); axis < e; ++axis) {
+      for (Placement to : options) {
+        if (to == state[axis] || !validStep(state, axis, to))
+          continue;
+        // Partial placements are only introduced where the target has them.
+        if (to.isPartial() && target[axis] != to)
+          continue;
+        Placements next = state;
+        next[axis] = to;
+        double c = n.cost + redistributeCost(globalBytes, mesh, state, next);
+        std::string key = placementsToString(next);
+        auto [bit, inserted] = best.try_emplace(key, next, c);
+        if (!inserted && c >= bit->second.second)
+          continue;
+        bit->second = {next, c};
+        RedistributeStep step;
+        step.axis = axis;
+        step.from = state[axis];
+        step.to = to;
+        step.before = state;
+        classify(step.from, to, step.kind, error);
+        parent[key] = {n.key, step};
+        queue.push({c, n.steps + 1, key});
+      }
+    }
+  }
+  auto g = best.find(goal);
+  // Keep PyTorch's plan unless the search found a strictly cheaper one.
+  if (g == best.end() || g->second.second >= greedyCost - 1e-9) {
+    steps.assign(greedy.begin(), greedy.end());
+    return true;
+  }
+  llvm::SmallVector<RedistributeStep> path;
+  for (std::string key = goal; key != start;) {
+    auto &[prev, step] = parent[key];
+    path.push_back(step);
+    key = prev;
+  }
+  steps.assign(path.rbegin(), path.rend());
   return true;
 }

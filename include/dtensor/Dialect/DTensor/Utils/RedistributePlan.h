@@ -51,6 +51,23 @@ bool planRedistribute(llvm::ArrayRef<Placement> current,
                       llvm::SmallVectorImpl<RedistributeStep> &steps,
                       std::string &error);
 
+/// Plans `current` -> `target` with the least total cost under the cost
+/// model (the sum of the per-step costs of `redistributeCost`), searching
+/// the placement states one mesh axis at a time. Ties go to fewer steps, then
+/// to the plan of `planRedistribute`, which is also returned when it is as
+/// cheap. `globalBytes` is the size of the global tensor, `tensorRank` its
+/// rank (intermediate states may shard any dim).
+bool planRedistributeMinCost(llvm::ArrayRef<Placement> current,
+                             llvm::ArrayRef<Placement> target,
+                             llvm::ArrayRef<int64_t> meshShape,
+                             int64_t globalBytes, int64_t tensorRank,
+                             llvm::SmallVectorImpl<RedistributeStep> &steps,
+                             std::string &error);
+
+/// Sum of the costs of the steps of a plan (µs).
+double planCost(llvm::ArrayRef<RedistributeStep> steps,
+                llvm::ArrayRef<int64_t> meshShape, int64_t globalBytes);
+
 } // namespace dtensor
 } // namespace mlir
 
