@@ -10,7 +10,7 @@
 #   mesh of N ranks, the six weights replicated: no collective in the forward.
 #   For each N in $NPS:
 #     - dtensor-mlir: examples/gen_block.py --layout dp --mesh N (for N = 4
-#       this is the program of examples/block.mlir), run with
+#       the ops of examples/block.mlir, in another order), run with
 #       `dtensor-run --np N --iters $ITERS --check` (mpirun, one process per
 #       rank; the check runs the unpartitioned program on one rank and
 #       compares the outputs). Each rank prints the best of $ITERS calls of
@@ -25,7 +25,8 @@
 #   With more ranks than cores (e.g. 4 ranks on 2 cores) the ranks share
 #   cores (Open MPI --oversubscribe / spawned processes), so per-rank times
 #   grow with N instead of shrinking; the script says so in its output.
-#   Runtime: about 2-3 minutes on 2 cores with the defaults.
+#   Runtime: about 1-2 minutes on 2 cores with the defaults (most of it
+#   process start-up: JIT compilation, importing torch in each process).
 #
 # PyTorch: if `import torch` fails the PyTorch column reads n/a and the
 # script prints "PyTorch: not available (<reason>)". Install it with
@@ -74,7 +75,7 @@ print(torch.__version__)' 2>"$OUT/block_torch_import.err"); then
 else
   TORCH_OK=0
   why=$(grep -v '^\s' "$OUT/block_torch_import.err" | tail -n 1)
-  say "PyTorch: not available (${why:-import torch failed}); install: $PYTHON -m pip install torch --index-url https://download.pytorch.org/whl/cpu"
+  say "PyTorch: not available (${why:-import torch failed}); install: $PYTHON -m pip install torch --index-url https://download.pytorch.org/whl/cpu (or $PYTHON -m pip install torch from PyPI)"
 fi
 
 say "Block forward: batch $BATCH, seq $SEQ, dim $DIM, heads $HEADS, hidden $HIDDEN, f32; data parallel (x S(0), weights R)"
@@ -109,7 +110,7 @@ for n in $NPS; do
   echo "block_forward.sh: dtensor-run $n rank(s) ..." >&2
   rc=0
   "$DTENSOR_RUN" "$prog" --np "$n" --iters "$ITERS" "${check_flag[@]}" >"$log" 2>&1 || rc=$?
-  read -r m_max m_min < <(rank_times "$log")
+  read -r m_max _ < <(rank_times "$log")
   m_check=$(awk '/^check: / {print $2; exit}' "$log")
   [[ $rc -eq 0 ]] || { m_check="exit $rc"; echo "block_forward.sh: dtensor-run failed, see $log" >&2; tail -n 5 "$log" >&2; }
 
@@ -122,7 +123,7 @@ for n in $NPS; do
     rc=0
     "$PYTHON" "$ROOT/bench/block_torch.py" --np "$n" --iters "$ITERS" --batch "$BATCH" --seq "$SEQ" \
       --dim "$DIM" --heads "$HEADS" --hidden "$HIDDEN" "${check_flag[@]}" >"$tlog" 2>&1 || rc=$?
-    read -r t_max t_min < <(rank_times "$tlog")
+    read -r t_max _ < <(rank_times "$tlog")
     t_check=$(sed -n 's/.* collectives=\([^ ]*\) .* check=\([A-Za-z]*\).*/\2, \1 collectives/p' "$tlog")
     [[ $rc -eq 0 ]] || { t_check="exit $rc"; echo "block_forward.sh: block_torch.py failed, see $tlog" >&2; tail -n 5 "$tlog" >&2; }
   fi

@@ -707,10 +707,11 @@ FunctionPlan *FakeTensorAnalysis::analyze(FunctionOpInterface func) {
   if (options.strategy == StrategyMode::Global && plan->getMesh()) {
     ForcedStrategies forced = planFunctionGlobally(func, *plan);
     auto global = std::make_unique<FunctionPlan>();
+    // An empty plan: the planner found nothing cheaper than PyTorch's.
     // The global plan is an alternative: its diagnostics (if any) are not
     // the user's concern when the PyTorch plan is kept.
-    bool globalOk;
-    {
+    bool globalOk = !forced.empty();
+    if (globalOk) {
       ScopedDiagnosticHandler quiet(func.getContext(),
                                     [](Diagnostic &) { return success(); });
       globalOk = mlir::succeeded(

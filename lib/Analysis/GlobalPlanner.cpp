@@ -67,6 +67,8 @@ private:
   /// Needs of the fixed ops and the return on a value.
   llvm::ArrayRef<Placements> sinkNeeds(Value v) const;
   void extract(ForcedStrategies &forced) const;
+  /// Cost of the PyTorch plan of the planned ops, counted like segments.
+  double pytorchTotal() const;
 
   FunctionOpInterface func;
   Block &body;
@@ -223,21 +225,35 @@ double Planner::solve(int64_t root,
                       llvm::DenseMap<Value, Entries> &table) const {
   for (int64_t i : segments.find(root)->second) {
     const PlannedOp &p = ops[i];
+    // Entries and sizes of the operands, fetched once for all candidates.
+    llvm::SmallVector<Entries, 4> operandEntries;
+    llvm::SmallVector<int64_t, 4> operandBytes;
+    for (Value v : p.op->getOperands()) {
+      auto type = dyn_cast<RankedTensorType>(v.getType());
+      if (!type) {
+        operandEntries.emplace_back();
+        operandBytes.push_back(0);
+        continue;
+      }
+      auto it = table.find(v);
+      operandEntries.push_back(it != table.end() ? it->second : leaf(v));
+      operandBytes.push_back(type.getNumElements() *
+                             getElementByteSize(type.getElementType()));
+    }
     for (auto [ci, c] : llvm::enumerate(p.candidates)) {
       double total = 0;
       for (auto [oi, v] : llvm::enumerate(p.op->getOperands())) {
-        if (!isa<RankedTensorType>(v.getType()))
+        if (!operandBytes[oi])
           continue;
-        auto it = table.find(v);
-        Entries leafEntries;
-        const Entries *es = &leafEntries;
-        if (it != table.end())
-          es = &it->second;
-        else
-          leafEntries = leaf(v);
         double best = kInfiniteCost;
-        for (const Entry &e : *es)
-          best = std::min(best, e.cost + cost(v, e.placements, c.operands[oi]));
+        for (const Entry &e : operandEntries[oi]) {
+          double move =
+              e.placements == c.operands[oi]
+                  ? 0.0
+                  : redistributeCost(operandBytes[oi], mesh, e.placements,
+                                     c.operands[oi]);
+          best = std::min(best, e.cost + move);
+        }
         total += best;
       }
       for (auto [r, ps] : llvm::zip_equal(p.op->getResults(), c.results)) {
@@ -292,27 +308,39 @@ void Planner::descend() {
     bool improved = false;
     for (auto &[v, placement] : cut) {
       int64_t producer = ops[index[v.getDefiningOp()]].root;
-      llvm::SmallVector<int64_t, 4> affected{producer};
-      for (int64_t r : readers[v])
-        affected.push_back(r);
-      auto evaluate = [&]() {
+      // The producing segment ends at v: solve it once and read the cost of
+      // every placement of v off its table.
+      llvm::DenseMap<Value, Entries> producerTable;
+      solve(producer, producerTable);
+      const Entries &made = producerTable[v];
+      auto produce = [&](ArrayRef<Placement> p) {
+        double best = kInfiniteCost;
+        for (const Entry &e : made)
+          best = std::min(best, e.cost + cost(v, e.placements, p));
+        return best;
+      };
+      // Readers depend on v's placement: solve them for each candidate.
+      auto read = [&]() {
         double total = 0;
-        for (int64_t r : affected) {
+        for (int64_t r : readers[v]) {
           llvm::DenseMap<Value, Entries> table;
           total += solve(r, table);
         }
         return total;
       };
-      double before = 0;
-      for (int64_t r : affected)
+      double before = segmentCost[producer];
+      for (int64_t r : readers[v])
         before += segmentCost[r];
       Placements bestPlacement = placement;
       double best = before;
       for (const Placements &p : domain[v]) {
         if (p == bestPlacement)
           continue;
+        double c = produce(p);
+        if (c >= best - 1e-9)
+          continue; // readers cost at least 0
         placement = p;
-        double c = evaluate();
+        c += read();
         if (c < best - 1e-9) {
           best = c;
           bestPlacement = p;
@@ -321,7 +349,8 @@ void Planner::descend() {
       placement = bestPlacement;
       if (best < before - 1e-9) {
         improved = true;
-        for (int64_t r : affected) {
+        segmentCost[producer] = produce(placement);
+        for (int64_t r : readers[v]) {
           llvm::DenseMap<Value, Entries> table;
           segmentCost[r] = solve(r, table);
         }
@@ -370,6 +399,23 @@ void Planner::extract(ForcedStrategies &forced) const {
   }
 }
 
+double Planner::pytorchTotal() const {
+  double total = 0;
+  for (const PlannedOp &p : ops)
+    for (OpOperand &o : p.op->getOpOperands()) {
+      const FakeTensor *t = pytorch.lookup(o.get());
+      if (!t)
+        continue;
+      if (const Placements *req = pytorch.getRequiredPlacements(o))
+        total += cost(o.get(), t->placements, *req);
+    }
+  // What fixed ops and the return need of planned values.
+  for (const auto &[v, ns] : needs)
+    for (const Placements &n : ns)
+      total += cost(v, pytorch.lookup(v)->placements, n);
+  return total;
+}
+
 ForcedStrategies Planner::run() {
   collect();
   ForcedStrategies forced;
@@ -378,6 +424,12 @@ ForcedStrategies Planner::run() {
   // Start from the PyTorch placements of the cut values.
   solveAll();
   descend();
+  double total = 0;
+  for (const auto &[root, c] : segmentCost)
+    total += c;
+  // Nothing to gain: the caller keeps the PyTorch plan without re-running.
+  if (total >= pytorchTotal() - 1e-9)
+    return forced;
   extract(forced);
   return forced;
 }
