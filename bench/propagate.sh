@@ -25,6 +25,7 @@
 #   MLIR_OPT     (default /usr/lib/llvm-22/bin/mlir-opt)
 #   LAYERS       (default "1000 5000 20000")
 #   CONFLICT     (default 20)   TIMEOUT (default 120 s)   REPEATS (default 3)
+#   STRATEGY     (default global; pytorch for DTensor's op-by-op choice)
 #   OUT          (default <repo>/bench/out, gitignored; models + logs go there)
 # The printed tables are also written to $OUT/propagate.txt.
 
@@ -37,6 +38,7 @@ LAYERS="${LAYERS:-1000 5000 20000}"
 CONFLICT="${CONFLICT:-20}"
 TIMEOUT="${TIMEOUT:-120}"
 REPEATS="${REPEATS:-3}"
+STRATEGY="${STRATEGY:-global}"
 OUT="${OUT:-$ROOT/bench/out}"
 GEN="$ROOT/bench/gen_mlp.py"
 PYTHON="${PYTHON:-python3}"
@@ -150,7 +152,7 @@ for n in $LAYERS; do
   "$PYTHON" "$GEN" --layers "$n" --flavor dtensor -o "$ours_in"
   "$PYTHON" "$GEN" --layers "$n" --flavor shard -o "$up_in"
 
-  best_of "ours_mlp_$n" "$OURS_PASS_RE" "$TIMEOUT" "$DTENSOR_OPT" --dtensor-fake-propagate "$ours_in"
+  best_of "ours_mlp_$n" "$OURS_PASS_RE" "$TIMEOUT" "$DTENSOR_OPT" "--dtensor-fake-propagate=strategy=$STRATEGY" "$ours_in"
   o_pass=$B_PASS o_total=$B_TOTAL o_rss=$B_RSS
   best_of "upstream_mlp_$n" "$UPSTREAM_PASS_RE" "$TIMEOUT" "$MLIR_OPT" --pass-pipeline="$UPSTREAM_PIPELINE" "$up_in"
   u_pass=$B_PASS u_total=$B_TOTAL u_rss=$B_RSS
@@ -171,7 +173,7 @@ up_in="$OUT/conflict_$CONFLICT.shard.mlir"
 
 REPEATS_SAVED=$REPEATS
 REPEATS=1  # upstream takes long here; one run each
-best_of "ours_conflict_$CONFLICT" "$OURS_PASS_RE" "$TIMEOUT" "$DTENSOR_OPT" --dtensor-fake-propagate "$ours_in"
+best_of "ours_conflict_$CONFLICT" "$OURS_PASS_RE" "$TIMEOUT" "$DTENSOR_OPT" "--dtensor-fake-propagate=strategy=$STRATEGY" "$ours_in"
 o_pass=$B_PASS o_total=$B_TOTAL o_rss=$B_RSS
 best_of "upstream_conflict_$CONFLICT" "$UPSTREAM_PASS_RE" "$TIMEOUT" "$MLIR_OPT" --pass-pipeline="$UPSTREAM_PIPELINE" "$up_in"
 u_pass=$B_PASS u_total=$B_TOTAL u_rss=$B_RSS

@@ -39,7 +39,7 @@ using Entries = llvm::SmallVector<Entry, 4>;
 /// A planned op.
 struct PlannedOp {
   Operation *op;
-  llvm::SmallVector<ShardingCandidate, 8> candidates;
+  std::vector<ShardingCandidate> candidates;
   /// The op whose segment this op belongs to (its root).
   int64_t root = -1;
 };
@@ -121,9 +121,12 @@ void Planner::collect() {
       current.push_back(t ? t->placements : Placements());
     }
     PlannedOp p{&op, {}, -1};
-    if (failed(getAllShardingCandidates(&op, mesh, current, p.candidates)) ||
-        p.candidates.empty())
+    llvm::SmallVector<ShardingCandidate, 4> all;
+    if (failed(getAllShardingCandidates(&op, mesh, current, all)) ||
+        all.empty())
       continue;
+    p.candidates.assign(std::make_move_iterator(all.begin()),
+                        std::make_move_iterator(all.end()));
     // An op pinned by `dtensor.specs` keeps its result placements.
     if (auto specs =
             op.getAttrOfType<ArrayAttr>(DTensorDialect::kSpecsAttrName)) {
