@@ -97,6 +97,11 @@ bool Planner::isPlannable(Operation *op) const {
   if (op->hasTrait<OpTrait::ReturnLike>() || isa<CallOpInterface>(op) ||
       isa<RegionBranchOpInterface>(op) || isa<DTensorDialect>(op->getDialect()))
     return false;
+  // Created values (constants, empty tensors, fills of them) cost nothing
+  // to have anywhere: R -> anything is free, and they are built in the
+  // placements their users need. Leave them out of the search.
+  if (op->getNumResults() == 1 && isCreatedValue(op->getResult(0)))
+    return false;
   return llvm::any_of(op->getResultTypes(),
                       [](Type t) { return isa<RankedTensorType>(t); });
 }
