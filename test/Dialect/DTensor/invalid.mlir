@@ -821,5 +821,5 @@ func.func @broadcast_root_range(%x: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
-// expected-error @+1 {{'dtensor.mesh' op mesh has more than the supported 1048576 devices}}
+// expected-error @+1 {{'dtensor.mesh' op mesh has more than the supported 65536 devices}}
 dtensor.mesh @huge = <["x" = 4611686018427387904, "y" = 4]>

@@ -16,7 +16,7 @@ namespace mlir {
 namespace dtensor {
 
 /// Largest number of devices a mesh may have.
-constexpr int64_t kMaxMeshDevices = int64_t(1) << 20;
+constexpr int64_t kMaxMeshDevices = int64_t(1) << 16;
 
 /// Resolves the mesh named by `spec` from `from`, using `symbolTable` as a
 /// cache. Returns null if there is no such mesh.
