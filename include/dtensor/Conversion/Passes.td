@@ -17,12 +17,15 @@ def ConvertDTensorToRuntime
     Collectives along a dim other than the first move that dim to the front
     with a transpose, since the runtime exchanges equal contiguous blocks.
     Asynchronous `_start`/`wait` pairs are lowered to the synchronous call at
-    the `_start`.
+    the `_start`. Every call's status is checked: a failure calls
+    `dtrt_abort` with the runtime's message. The meshes and the placement
+    attributes are removed at the end.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
     "::mlir::func::FuncDialect", "::mlir::linalg::LinalgDialect",
-    "::mlir::memref::MemRefDialect", "::mlir::tensor::TensorDialect"
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
   ];
 }
 

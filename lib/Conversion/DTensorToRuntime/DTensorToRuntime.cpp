@@ -11,6 +11,7 @@
 
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -135,12 +136,27 @@ public:
                                              /*writable=*/true);
   }
 
+  /// Calls runtime function `name`; a non-zero status aborts the job with
+  /// the runtime's message (`dtrt_abort(dtrt_last_error())`), so a failed
+  /// collective never leaves a wrong result or a hung peer behind.
   void call(Operation *from, StringRef name, ValueRange args) {
     SmallVector<Type> types;
     for (Value a : args)
       types.push_back(a.getType());
     func::FuncOp f = declare(b, from, name, types, {b.getI32Type()});
-    func::CallOp::create(b, loc, f, args);
+    Value status = func::CallOp::create(b, loc, f, args).getResult(0);
+    Value failed = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                         status, i32(0));
+    func::FuncOp lastError =
+        declare(b, from, "dtrt_last_error", {}, {b.getI64Type()});
+    func::FuncOp abort =
+        declare(b, from, "dtrt_abort", {b.getI64Type()}, {});
+    scf::IfOp::create(b, loc, failed, [&](OpBuilder &nb, Location nl) {
+      Value msg = func::CallOp::create(nb, nl, lastError, ValueRange{})
+                      .getResult(0);
+      func::CallOp::create(nb, nl, abort, ValueRange{msg});
+      scf::YieldOp::create(nb, nl);
+    });
   }
 
   /// Moves dim `d` of `t` to the front.

@@ -1,0 +1,54 @@
+// RUN: dtensor-opt %s --convert-dtensor-to-runtime -split-input-file | FileCheck %s
+
+// An all-reduce becomes a call on two fresh contiguous buffers; a failing
+// status aborts the job with the runtime's message. The mesh and the specs
+// are gone afterwards.
+// CHECK-NOT: dtensor.mesh
+// CHECK-LABEL: func.func @all_reduce
+// CHECK-SAME: (%[[X:.*]]: tensor<8x16xf32>) -> tensor<8x16xf32>
+// CHECK: %[[IN:.*]] = memref.alloc() : memref<8x16xf32>
+// CHECK: bufferization.materialize_in_destination %[[X]] in writable %[[IN]]
+// CHECK: %[[OUT:.*]] = memref.alloc() : memref<8x16xf32>
+// CHECK: %[[S:.*]] = call @dtrt_all_reduce(%{{.*}}, %{{.*}}, %c128_i64, %c0_i32, %c0_i32, %c2_i64)
+// CHECK: %[[BAD:.*]] = arith.cmpi ne, %[[S]], %c0_i32
+// CHECK: scf.if %[[BAD]] {
+// CHECK:   %[[M:.*]] = func.call @dtrt_last_error()
+// CHECK:   func.call @dtrt_abort(%[[M]])
+// CHECK: bufferization.to_tensor %[[OUT]] restrict writable
+dtensor.mesh @mesh = <["a" = 2, "b" = 4]>
+func.func @all_reduce(%x: tensor<8x16xf32> {dtensor.spec = #dtensor.spec<@mesh, [R, P(sum)]>}) -> tensor<8x16xf32> {
+  %y = dtensor.all_reduce %x on @mesh axes [1] reduce sum : tensor<8x16xf32> -> tensor<8x16xf32>
+  return %y : tensor<8x16xf32>
+}
+
+// -----
+
+// A gather along dim 1 moves the dim to the front, gathers equal blocks and
+// moves it back.
+// CHECK-LABEL: func.func @gather_dim1
+// CHECK: %[[T:.*]] = linalg.transpose ins(%{{.*}} : tensor<8x4xf32>) {{.*}} permutation = [1, 0]
+// CHECK: call @dtrt_all_gather(%{{.*}}, %{{.*}}, %c32_i64, %c0_i32, %c1_i64)
+// CHECK: bufferization.to_tensor %{{.*}} : memref<16x8xf32> to tensor<16x8xf32>
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<16x8xf32>) {{.*}} permutation = [1, 0]
+dtensor.mesh @mesh = <["x" = 4]>
+func.func @gather_dim1(%x: tensor<8x4xf32>) -> tensor<8x16xf32> {
+  %y = dtensor.all_gather %x on @mesh axes [0] gather_dim 1 : tensor<8x4xf32> -> tensor<8x16xf32>
+  return %y : tensor<8x16xf32>
+}
+
+// -----
+
+// The async form is lowered to the synchronous call at the start; the wait
+// reads its result. process_index asks the runtime for the group rank.
+// CHECK-LABEL: func.func @async_and_index
+// CHECK: call @dtrt_reduce_scatter(%{{.*}}, %{{.*}}, %c8_i64, %c2_i32, %c2_i32, %c1_i64)
+// CHECK-NOT: dtensor.wait
+// CHECK: %[[R:.*]] = call @dtrt_group_rank(%c1_i64) : (i64) -> i32
+// CHECK: arith.index_cast %[[R]] : i32 to index
+dtensor.mesh @mesh = <["x" = 4]>
+func.func @async_and_index(%x: tensor<32xi32>) -> (tensor<8xi32>, index) {
+  %r = dtensor.reduce_scatter_start %x on @mesh axes [0] reduce max scatter_dim 0 : tensor<32xi32> -> !dtensor.request<tensor<8xi32>>
+  %y = dtensor.wait %r : !dtensor.request<tensor<8xi32>>
+  %i = dtensor.process_index on @mesh axes [0] : index
+  return %y, %i : tensor<8xi32>, index
+}
