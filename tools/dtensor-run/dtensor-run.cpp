@@ -366,8 +366,7 @@ std::unique_ptr<ExecutionEngine> compile(ModuleOp module, StringRef entry,
     fail("lowering to LLVM failed (see the errors above)");
   ExecutionEngineOptions options;
   options.transformer = makeOptimizingTransformer(2, 0, nullptr);
-  static std::string runnerUtils =
-      "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so";
+  static std::string runnerUtils = DTENSOR_C_RUNNER_UTILS;
   static llvm::SmallVector<StringRef> libs{runnerUtils};
   options.sharedLibPaths = libs;
   auto engine = ExecutionEngine::create(module, options);
