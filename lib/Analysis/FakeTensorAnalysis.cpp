@@ -25,7 +25,7 @@ int64_t mlir::dtensor::getElementByteSize(Type type) {
   return 8;
 }
 
-static int64_t globalBytes(RankedTensorType type) {
+int64_t mlir::dtensor::getTensorByteSize(RankedTensorType type) {
   return type.getNumElements() * getElementByteSize(type.getElementType());
 }
 
@@ -71,7 +71,7 @@ bool FunctionPlan::planSteps(const Redistribution &r,
                              std::string &error) const {
   const FakeTensor *t = lookup(r.value);
   return planRedistributeMinCost(t->placements, r.target, meshShape,
-                                 globalBytes(t->type), t->type.getRank(),
+                                 getTensorByteSize(t->type), t->type.getRank(),
                                  steps, error);
 }
 
@@ -79,8 +79,7 @@ double FunctionPlan::computeCommCost() const {
   double total = 0;
   for (const Redistribution &r : redistributions) {
     const FakeTensor *t = lookup(r.value);
-    int64_t bytes =
-        t->type.getNumElements() * getElementByteSize(t->type.getElementType());
+    int64_t bytes = getTensorByteSize(t->type);
     total += redistributeCost(bytes, meshShape, t->placements, r.target);
   }
   return total;
@@ -456,7 +455,7 @@ LogicalResult FunctionPropagator::visitGeneric(Operation *op) {
         continue;
       if (current[i] != c.operands[i]) {
         cost.needsRedistribution = true;
-        cost.cost += redistributeCost(globalBytes(type), plan.meshShape,
+        cost.cost += redistributeCost(getTensorByteSize(type), plan.meshShape,
                                       current[i], c.operands[i]);
       }
     }

@@ -111,8 +111,7 @@ double Planner::cost(Value v, llvm::ArrayRef<Placement> from,
   if (from == to)
     return 0;
   auto type = cast<RankedTensorType>(v.getType());
-  int64_t bytes =
-      type.getNumElements() * getElementByteSize(type.getElementType());
+  int64_t bytes = getTensorByteSize(type);
   return redistributeCost(bytes, mesh, from, to);
 }
 
@@ -245,8 +244,7 @@ double Planner::solve(int64_t root,
       }
       auto it = table.find(v);
       operandEntries.push_back(it != table.end() ? it->second : leaf(v));
-      operandBytes.push_back(type.getNumElements() *
-                             getElementByteSize(type.getElementType()));
+      operandBytes.push_back(getTensorByteSize(type));
     }
     for (auto [ci, c] : llvm::enumerate(p.candidates)) {
       double total = 0;
@@ -255,11 +253,10 @@ double Planner::solve(int64_t root,
           continue;
         double best = kInfiniteCost;
         for (const Entry &e : operandEntries[oi]) {
-          double move =
-              e.placements == c.operands[oi]
-                  ? 0.0
-                  : redistributeCost(operandBytes[oi], mesh, e.placements,
-                                     c.operands[oi]);
+          double move = e.placements == c.operands[oi]
+                            ? 0.0
+                            : redistributeCost(operandBytes[oi], mesh,
+                                               e.placements, c.operands[oi]);
           best = std::min(best, e.cost + move);
         }
         total += best;

@@ -271,7 +271,6 @@ def m_duplicate_axis(rng, text):
     d = pick_match(rng, MESH_DECL_RE, text)
     if not d:
         return None
-    axes = MESH_AXES_RE.findall(d.group(2))
     names = re.findall(r'"([^"]*)"', d.group(2))
     if not names:
         return None
@@ -284,7 +283,6 @@ def m_duplicate_axis(rng, text):
         new = d.group(2).replace('"%s"' % names[1], '"%s"' % names[0], 1)
     else:
         new = d.group(2).replace('"%s"' % names[0], rng.choice(['""', '"x y"', '"\\n"']), 1)
-    del axes
     return splice(text, d.start(2), d.end(2), new)
 
 
@@ -621,6 +619,8 @@ def run_one(opt, path, tmpdir, pipe, timeout, mem_mb):
         rc, err = p.returncode, p.stderr.decode("utf-8", "replace")
     except subprocess.TimeoutExpired as e:
         rc, err = None, (e.stderr or b"").decode("utf-8", "replace")
+    except OSError as e:  # e.g. the binary is being rebuilt
+        return pname, args, -1, str(e), "fail", "could not run: %s" % e
     if rc is None:
         verdict, why = "fail", "timeout after %gs" % timeout
     elif any(mk in err for mk in CRASH_MARKERS):
@@ -656,7 +656,7 @@ def signature(err, why):
             return line.strip()[:200]
     frames = re.findall(r"^\s*#\d+\s+0x[0-9a-f]+\s+(.*?)\s*(?:\(|/|$)", err, re.M)
     for fr in frames:
-        if not re.search(r"llvm::sys::|PrintStackTrace|SignalHandler|__restore_rt|"
+        if fr and not re.search(r"llvm::sys::|PrintStackTrace|SignalHandler|__restore_rt|"
                          r"raise|abort|__assert|__pthread_kill|killpg|_start|libc", fr):
             return "%s in %s" % (why, fr[:160])
     return why

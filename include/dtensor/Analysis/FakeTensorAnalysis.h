@@ -166,6 +166,9 @@ private:
 /// Byte size of one element of `type` (i1 counts as one byte).
 int64_t getElementByteSize(Type type);
 
+/// Byte size of a whole (global) tensor of static shape.
+int64_t getTensorByteSize(RankedTensorType type);
+
 } // namespace dtensor
 } // namespace mlir
 

@@ -145,15 +145,14 @@ public:
       types.push_back(a.getType());
     func::FuncOp f = declare(b, from, name, types, {b.getI32Type()});
     Value status = func::CallOp::create(b, loc, f, args).getResult(0);
-    Value failed = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                         status, i32(0));
+    Value failed =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, status, i32(0));
     func::FuncOp lastError =
         declare(b, from, "dtrt_last_error", {}, {b.getI64Type()});
-    func::FuncOp abort =
-        declare(b, from, "dtrt_abort", {b.getI64Type()}, {});
+    func::FuncOp abort = declare(b, from, "dtrt_abort", {b.getI64Type()}, {});
     scf::IfOp::create(b, loc, failed, [&](OpBuilder &nb, Location nl) {
-      Value msg = func::CallOp::create(nb, nl, lastError, ValueRange{})
-                      .getResult(0);
+      Value msg =
+          func::CallOp::create(nb, nl, lastError, ValueRange{}).getResult(0);
       func::CallOp::create(nb, nl, abort, ValueRange{msg});
       scf::YieldOp::create(nb, nl);
     });

@@ -156,8 +156,7 @@ void FunctionSplitter::computeBuckets(int64_t capBytes, int64_t firstCapBytes) {
       continue;
     const FakeTensor *t = plan.lookup(arg);
     assert(t && "parameters are ranked tensors (verified)");
-    paramBytes[i] =
-        t->type.getNumElements() * getElementByteSize(t->type.getElementType());
+    paramBytes[i] = getTensorByteSize(t->type);
   }
 
   llvm::SmallVector<BucketNode> nodes(ops.size());

@@ -112,8 +112,7 @@ double stepCost(const RedistributeStep &step, RankedTensorType type,
                 llvm::ArrayRef<int64_t> mesh) {
   Placements after = step.before;
   after[step.axis] = step.to;
-  int64_t bytes =
-      type.getNumElements() * getElementByteSize(type.getElementType());
+  int64_t bytes = getTensorByteSize(type);
   return redistributeCost(bytes, mesh, step.before, after);
 }
 
@@ -235,8 +234,7 @@ FunctionReport buildReport(FunctionOpInterface func, const FunctionPlan &plan,
     std::string err;
     if (!plan.planSteps(r, steps, err))
       continue;
-    int64_t bytes =
-        t->type.getNumElements() * getElementByteSize(t->type.getElementType());
+    int64_t bytes = getTensorByteSize(t->type);
     double cost = redistributeCost(bytes, mesh, from, r.target);
     json::Array stepKinds;
     for (const RedistributeStep &step : steps) {

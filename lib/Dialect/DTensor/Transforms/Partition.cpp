@@ -81,6 +81,12 @@ private:
   /// Pads dim `d` of `v` at the end to `size` elements.
   Value padDim(Location loc, Value v, int64_t d, OpFoldResult size);
   OpFoldResult dimSize(Location loc, Value v, int64_t d);
+  /// All-gathers dim `d` of `cur` over `axes` (`k` ranks) into the `n`
+  /// elements it has after the gather, padding uneven shards to equal
+  /// blocks and slicing the padding off.
+  Value gatherPadded(Location loc, Value cur, int64_t d, OpFoldResult n,
+                     int64_t k, FlatSymbolRefAttr meshRef,
+                     DenseI64ArrayAttr axes);
   Value castTo(Location loc, Value v, Type type);
 
   LogicalResult lowerRedistribute(RedistributeOp op);
@@ -236,6 +242,29 @@ static int64_t mulStatic(int64_t s, int64_t k) {
   return ShapedType::isDynamic(s) ? ShapedType::kDynamic : s * k;
 }
 
+Value Localizer::gatherPadded(Location loc, Value cur, int64_t d,
+                              OpFoldResult n, int64_t k,
+                              FlatSymbolRefAttr meshRef,
+                              DenseI64ArrayAttr axes) {
+  // Every rank pads to ceil(n / k); only the trailing chunks are short, so
+  // the data is the first n elements of the gather.
+  std::optional<int64_t> ns = getConstantIntValue(n);
+  OpFoldResult full =
+      ns ? OpFoldResult(b.getIndexAttr((*ns + k - 1) / k))
+         : OpFoldResult(arith::CeilDivUIOp::create(
+                            b, loc, getValueOrCreateConstantIndexOp(b, loc, n),
+                            index(loc, k))
+                            .getResult());
+  Value padded = padDim(loc, cur, d, full);
+  auto pt = cast<RankedTensorType>(padded.getType());
+  SmallVector<int64_t> shape(pt.getShape());
+  shape[d] = mulStatic(shape[d], k);
+  Value gathered = AllGatherOp::create(
+      b, loc, RankedTensorType::get(shape, pt.getElementType()), padded,
+      meshRef, axes, b.getI64IntegerAttr(d));
+  return sliceDim(loc, gathered, d, b.getIndexAttr(0), n);
+}
+
 LogicalResult Localizer::lowerRedistribute(RedistributeOp op) {
   Location loc = op.getLoc();
   auto global = cast<RankedTensorType>(op.getType());
@@ -245,11 +274,8 @@ LogicalResult Localizer::lowerRedistribute(RedistributeOp op) {
                 op.getSpec().getPlacements().end());
   SmallVector<RedistributeStep> steps;
   std::string err;
-  if (!planRedistributeMinCost(
-          from, to, meshShape,
-          global.getNumElements() *
-              getElementByteSize(global.getElementType()),
-          global.getRank(), steps, err))
+  if (!planRedistributeMinCost(from, to, meshShape, getTensorByteSize(global),
+                               global.getRank(), steps, err))
     return op.emitError() << "cannot redistribute: " << err;
   b.setInsertionPoint(op);
   Value cur = op.getSource();
@@ -271,23 +297,7 @@ LogicalResult Localizer::lowerRedistribute(RedistributeOp op) {
         cur = AllGatherOp::create(b, loc, afterType, cur, meshRef, axes,
                                   b.getI64IntegerAttr(d));
       } else {
-        // Uneven: every rank pads to ceil(n / k); only the trailing chunks
-        // are short, so the data is the first n elements of the gather.
-        OpFoldResult full =
-            ns ? OpFoldResult(b.getIndexAttr((*ns + k - 1) / k))
-               : OpFoldResult(arith::CeilDivUIOp::create(
-                                  b, loc,
-                                  getValueOrCreateConstantIndexOp(b, loc, n),
-                                  index(loc, k))
-                                  .getResult());
-        Value padded = padDim(loc, cur, d, full);
-        auto pt = cast<RankedTensorType>(padded.getType());
-        SmallVector<int64_t> shape(pt.getShape());
-        shape[d] = mulStatic(shape[d], k);
-        Value gathered =
-            AllGatherOp::create(b, loc, RankedTensorType::get(shape, elt),
-                                padded, meshRef, axes, b.getI64IntegerAttr(d));
-        cur = sliceDim(loc, gathered, d, b.getIndexAttr(0), n);
+        cur = gatherPadded(loc, cur, d, n, k, meshRef, axes);
       }
       ++numCollectives;
       break;
@@ -344,23 +354,8 @@ LogicalResult Localizer::lowerRedistribute(RedistributeOp op) {
             AllToAllOp::create(b, loc, afterType, cur, meshRef, axes,
                                b.getI64IntegerAttr(j), b.getI64IntegerAttr(i));
       } else {
-        // Uneven shards: gather dim i (padded), then keep this rank's chunk
-        // of dim j.
-        OpFoldResult full =
-            nis ? OpFoldResult(b.getIndexAttr((*nis + k - 1) / k))
-                : OpFoldResult(arith::CeilDivUIOp::create(
-                                   b, loc,
-                                   getValueOrCreateConstantIndexOp(b, loc, ni),
-                                   index(loc, k))
-                                   .getResult());
-        Value padded = padDim(loc, cur, i, full);
-        auto pt = cast<RankedTensorType>(padded.getType());
-        SmallVector<int64_t> shape(pt.getShape());
-        shape[i] = mulStatic(shape[i], k);
-        Value gathered =
-            AllGatherOp::create(b, loc, RankedTensorType::get(shape, elt),
-                                padded, meshRef, axes, b.getI64IntegerAttr(i));
-        Value whole = sliceDim(loc, gathered, i, b.getIndexAttr(0), ni);
+        // Uneven shards: gather dim i, then keep this rank's chunk of dim j.
+        Value whole = gatherPadded(loc, cur, i, ni, k, meshRef, axes);
         Extent e = chunk(loc, dimSize(loc, whole, j), k, coord(step.axis));
         cur = sliceDim(loc, whole, j, e.offset, e.size);
       }
@@ -394,19 +389,19 @@ LogicalResult Localizer::lowerRedistribute(RedistributeOp op) {
       auto map = b.getMultiDimIdentityMap(curType.getRank());
       SmallVector<utils::IteratorType> iters(curType.getRank(),
                                              utils::IteratorType::parallel);
-      cur = linalg::GenericOp::create(
-                b, loc, init.getType(), ValueRange{cur}, ValueRange{init},
-                ArrayRef<AffineMap>{map, map}, iters,
-                [&](OpBuilder &nb, Location nl, ValueRange args) {
-                  Value q =
-                      isFloat ? arith::DivFOp::create(nb, nl, args[0], kv)
-                                    .getResult()
-                              : arith::SelectOp::create(nb, nl, keep, args[0],
-                                                        kv)
-                                    .getResult();
-                  linalg::YieldOp::create(nb, nl, q);
-                })
-                .getResult(0);
+      cur =
+          linalg::GenericOp::create(
+              b, loc, init.getType(), ValueRange{cur}, ValueRange{init},
+              ArrayRef<AffineMap>{map, map}, iters,
+              [&](OpBuilder &nb, Location nl, ValueRange args) {
+                Value q =
+                    isFloat
+                        ? arith::DivFOp::create(nb, nl, args[0], kv).getResult()
+                        : arith::SelectOp::create(nb, nl, keep, args[0], kv)
+                              .getResult();
+                linalg::YieldOp::create(nb, nl, q);
+              })
+              .getResult(0);
       break;
     }
     case StepKind::LocalKeep:
@@ -554,9 +549,9 @@ LogicalResult Localizer::localizeOp(Operation *op) {
   if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
     const FakeTensor *src = lookup(slice.getSource());
     const FakeTensor *res = lookup(slice.getResult());
-    if (!src || !res ||
-        llvm::none_of(src->placements,
-                      [](Placement p) { return p.isShard(); })) {
+    if (!src || !res || llvm::none_of(src->placements, [](Placement p) {
+          return p.isShard();
+        })) {
       localizeGeneric(op);
       return success();
     }
