@@ -730,6 +730,9 @@ int runLauncher(MLIRContext &ctx, int argc, char **argv) {
                                 "--worker"};
   for (int i = 1; i < argc; ++i)
     args.push_back(argv[i]);
+  // One BLAS thread per rank unless the user says otherwise: ranks already
+  // share the cores, and oversubscribed BLAS threads only contend.
+  setenv("OPENBLAS_NUM_THREADS", "1", /*overwrite=*/0);
   llvm::SmallVector<StringRef> refs(args.begin(), args.end());
   std::string err;
   int rc =
