@@ -433,6 +433,48 @@ static ShardingCandidate reductionCandidate(const LoopSpace &space,
                         [&](int64_t i, int64_t) { return i == input; });
 }
 
+/// Calls `fn` with every assignment of one of `numOptions` options to each
+/// of `numAxes` mesh axes, first axis varying slowest (itertools.product).
+static void
+forEachAxisAssignment(int64_t numAxes, int64_t numOptions,
+                      llvm::function_ref<void(llvm::ArrayRef<int64_t>)> fn) {
+  llvm::SmallVector<int64_t> idx(numAxes, 0);
+  while (true) {
+    fn(idx);
+    int64_t a = numAxes - 1;
+    while (a >= 0 && ++idx[a] == numOptions)
+      idx[a--] = 0;
+    if (a < 0)
+      return;
+  }
+}
+
+/// Expands per-axis `options` over the mesh axes and keeps the shardable
+/// candidates. A `Partial` option with `partialOperand` keeps only that input
+/// partial.
+static void expandOverMesh(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
+                           llvm::ArrayRef<AxisChoice> options,
+                           llvm::SmallVectorImpl<ShardingCandidate> &out) {
+  llvm::SmallVector<AxisChoice, 2> choices(mesh.size());
+  forEachAxisAssignment(
+      mesh.size(), options.size(), [&](llvm::ArrayRef<int64_t> idx) {
+        for (auto [a, i] : llvm::enumerate(idx))
+          choices[a] = options[i];
+        ShardingCandidate c =
+            buildCandidate(space, choices, [&](int64_t i, int64_t axis) {
+              int64_t only = choices[axis].partialOperand;
+              return only < 0 || only == i;
+            });
+        for (auto [i, m] : llvm::enumerate(space.operands))
+          if (m && !isShardable(m->shape, mesh, c.operands[i]))
+            return;
+        for (auto [i, m] : llvm::enumerate(space.results))
+          if (!isShardable(m.shape, mesh, c.results[i]))
+            return;
+        out.push_back(std::move(c));
+      });
+}
+
 /// Einsum rule: all-replicate first, then per axis batch loops, contracting
 /// loops and free loops (in the order of the first input using them),
 /// expanded over the mesh axes (first axis varies slowest).
@@ -472,29 +514,7 @@ static void einsumCandidates(const LoopSpace &space,
     if (!taken[l] && !space.isReduction[l] && res.find(l) >= 0)
       options.push_back({AxisChoice::Loop, l, ReduceOp::Sum});
 
-  int64_t n = mesh.size();
-  llvm::SmallVector<int64_t> idx(n, 0);
-  llvm::SmallVector<AxisChoice, 2> choices(n);
-  while (true) {
-    for (int64_t a = 0; a < n; ++a)
-      choices[a] = options[idx[a]];
-    ShardingCandidate c =
-        buildCandidate(space, choices, [](int64_t, int64_t) { return false; });
-    bool shardable = true;
-    for (auto [i, m] : llvm::enumerate(space.operands))
-      if (m && !isShardable(m->shape, mesh, c.operands[i]))
-        shardable = false;
-    for (auto [i, m] : llvm::enumerate(space.results))
-      if (!isShardable(m.shape, mesh, c.results[i]))
-        shardable = false;
-    if (shardable)
-      out.push_back(std::move(c));
-    int64_t a = n - 1;
-    while (a >= 0 && ++idx[a] == static_cast<int64_t>(options.size()))
-      idx[a--] = 0;
-    if (a < 0)
-      break;
-  }
+  expandOverMesh(space, mesh, options, out);
 }
 
 static void loopSpaceCandidates(const LoopSpace &space,
@@ -972,32 +992,7 @@ static void enumerateLoopSpace(const LoopSpace &space,
       break;
     }
   }
-  int64_t n = mesh.size();
-  llvm::SmallVector<int64_t> idx(n, 0);
-  llvm::SmallVector<AxisChoice, 2> choices(n);
-  while (true) {
-    for (int64_t a = 0; a < n; ++a)
-      choices[a] = options[idx[a]];
-    ShardingCandidate c =
-        buildCandidate(space, choices, [&](int64_t i, int64_t axis) {
-          int64_t only = choices[axis].partialOperand;
-          return only < 0 || only == i;
-        });
-    bool ok = true;
-    for (auto [i, m] : llvm::enumerate(space.operands))
-      if (m && !isShardable(m->shape, mesh, c.operands[i]))
-        ok = false;
-    for (auto [i, m] : llvm::enumerate(space.results))
-      if (!isShardable(m.shape, mesh, c.results[i]))
-        ok = false;
-    if (ok)
-      out.push_back(std::move(c));
-    int64_t a = n - 1;
-    while (a >= 0 && ++idx[a] == static_cast<int64_t>(options.size()))
-      idx[a--] = 0;
-    if (a < 0)
-      break;
-  }
+  expandOverMesh(space, mesh, options, out);
 }
 
 LogicalResult mlir::dtensor::getAllShardingCandidates(
@@ -1036,36 +1031,34 @@ LogicalResult mlir::dtensor::getAllShardingCandidates(
                                        Placement::partial()};
   for (int64_t d = 0; d < type.getRank(); ++d)
     options.push_back(Placement::shard(d));
-  int64_t n = mesh.size();
-  llvm::SmallVector<int64_t> idx(n, 0);
-  bool any = false;
-  while (true) {
-    Placements hyp;
-    for (int64_t a = 0; a < n; ++a)
-      hyp.push_back(options[idx[a]]);
-    if (isShardable(type.getShape(), mesh, hyp)) {
-      llvm::SmallVector<Placements, 4> cur(current.begin(), current.end());
-      for (auto [i, v] : llvm::enumerate(op->getOperands()))
-        if (auto t = dyn_cast<RankedTensorType>(v.getType());
-            t && t.getRank() == type.getRank())
-          cur[i] = hyp;
-      llvm::SmallVector<ShardingCandidate, 2> cands;
-      if (failed(getShardingCandidates(op, mesh, cur, cands)))
-        return failure();
-      any = true;
-      for (ShardingCandidate &c : cands) {
-        bool seen = llvm::any_of(out, [&](const ShardingCandidate &o) {
-          return o.operands == c.operands && o.results == c.results;
-        });
-        if (!seen)
-          out.push_back(std::move(c));
-      }
-    }
-    int64_t a = n - 1;
-    while (a >= 0 && ++idx[a] == static_cast<int64_t>(options.size()))
-      idx[a--] = 0;
-    if (a < 0)
-      break;
-  }
+  bool any = false, failedRule = false;
+  forEachAxisAssignment(
+      mesh.size(), options.size(), [&](llvm::ArrayRef<int64_t> idx) {
+        Placements hyp;
+        for (int64_t i : idx)
+          hyp.push_back(options[i]);
+        if (failedRule || !isShardable(type.getShape(), mesh, hyp))
+          return;
+        llvm::SmallVector<Placements, 4> cur(current.begin(), current.end());
+        for (auto [i, v] : llvm::enumerate(op->getOperands()))
+          if (auto t = dyn_cast<RankedTensorType>(v.getType());
+              t && t.getRank() == type.getRank())
+            cur[i] = hyp;
+        llvm::SmallVector<ShardingCandidate, 2> cands;
+        if (failed(getShardingCandidates(op, mesh, cur, cands))) {
+          failedRule = true;
+          return;
+        }
+        any = true;
+        for (ShardingCandidate &c : cands) {
+          bool seen = llvm::any_of(out, [&](const ShardingCandidate &o) {
+            return o.operands == c.operands && o.results == c.results;
+          });
+          if (!seen)
+            out.push_back(std::move(c));
+        }
+      });
+  if (failedRule)
+    return failure();
   return success(any);
 }
