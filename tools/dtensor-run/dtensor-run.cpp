@@ -207,6 +207,26 @@ ProgramInfo analyze(ModuleOp module) {
 
 int64_t elementSize(Type t) { return getElementByteSize(t); }
 
+/// Writes `v` as one element of type `elt` at `p` (the inverse of valueAt).
+void storeValue(Type elt, char *p, double v) {
+  if (elt.isF32()) {
+    float f = static_cast<float>(v);
+    std::memcpy(p, &f, 4);
+  } else if (elt.isF64()) {
+    std::memcpy(p, &v, 8);
+  } else if (elt.isInteger(32)) {
+    int32_t x = static_cast<int32_t>(v);
+    std::memcpy(p, &x, 4);
+  } else if (elt.isInteger(64)) {
+    int64_t x = static_cast<int64_t>(v);
+    std::memcpy(p, &x, 8);
+  } else if (elt.isInteger(1)) {
+    *p = static_cast<char>(v != 0);
+  } else {
+    *p = static_cast<char>(static_cast<int8_t>(v));
+  }
+}
+
 HostArray randomArray(const TensorInfo &t, uint64_t argIndex) {
   HostArray a;
   Type elt = t.type.getElementType();
@@ -224,22 +244,10 @@ HostArray randomArray(const TensorInfo &t, uint64_t argIndex) {
   std::uniform_real_distribution<double> real(-bound, bound);
   std::uniform_int_distribution<int64_t> integer(-8, 8);
   for (int64_t i = 0; i < n; ++i) {
-    char *p = a.data.data() + i * elementSize(elt);
-    if (elt.isF32()) {
-      float v = static_cast<float>(real(gen));
-      std::memcpy(p, &v, 4);
-    } else if (elt.isF64()) {
-      double v = real(gen);
-      std::memcpy(p, &v, 8);
-    } else if (elt.isInteger(32)) {
-      int32_t v = static_cast<int32_t>(integer(gen));
-      std::memcpy(p, &v, 4);
-    } else if (elt.isInteger(64)) {
-      int64_t v = integer(gen);
-      std::memcpy(p, &v, 8);
-    } else {
-      *p = static_cast<char>(integer(gen) > 0);
-    }
+    double v = isa<FloatType>(elt) ? real(gen)
+               : elt.isInteger(1)  ? double(integer(gen) > 0)
+                                   : double(integer(gen));
+    storeValue(elt, a.data.data() + i * elementSize(elt), v);
   }
   return a;
 }
@@ -507,21 +515,7 @@ HostArray assemble(const TensorInfo &t, llvm::ArrayRef<int64_t> mesh,
       v = mx[i];
     else if (reduce == ReduceOp::Min)
       v = mn[i];
-    char *p = g.data.data() + i * size;
-    if (elt.isF32()) {
-      float f = static_cast<float>(v);
-      std::memcpy(p, &f, 4);
-    } else if (elt.isF64()) {
-      std::memcpy(p, &v, 8);
-    } else if (elt.isInteger(32)) {
-      int32_t x = static_cast<int32_t>(v);
-      std::memcpy(p, &x, 4);
-    } else if (elt.isInteger(64)) {
-      int64_t x = static_cast<int64_t>(v);
-      std::memcpy(p, &x, 8);
-    } else {
-      *p = static_cast<char>(v != 0);
-    }
+    storeValue(elt, g.data.data() + i * size, v);
   }
   return g;
 }
