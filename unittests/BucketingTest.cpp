@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dtensor/Dialect/DTensor/Utils/Bucketing.h"
+#include "dtensor/Support/Bucketing.h"
 
 #include "gtest/gtest.h"
 

@@ -1,6 +1,6 @@
 //===- CostModelTest.cpp - PyTorch cost model and strategy choice ---------===//
 
-#include "dtensor/Dialect/DTensor/Utils/CostModel.h"
+#include "dtensor/Support/CostModel.h"
 
 #include "gtest/gtest.h"
 

@@ -1,6 +1,6 @@
 //===- RedistributePlanTest.cpp - redistribution planning -----------------===//
 
-#include "dtensor/Dialect/DTensor/Utils/RedistributePlan.h"
+#include "dtensor/Support/RedistributePlan.h"
 
 #include "gtest/gtest.h"
 

@@ -1,6 +1,6 @@
 //===- ShardingMathTest.cpp - shard sizes and local shapes ----------------===//
 
-#include "dtensor/Dialect/DTensor/Utils/ShardingMath.h"
+#include "dtensor/Support/ShardingMath.h"
 
 #include "gtest/gtest.h"
 

@@ -9,11 +9,12 @@
 
 #include "Npy.h"
 
-#include "dtensor/Analysis/FakeTensorAnalysis.h"
+#include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
 #include "dtensor/Conversion/Passes.h"
+#include "dtensor/Dialect/DTensor/Pipelines/Passes.h"
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
 #include "dtensor/Dialect/DTensor/Transforms/Passes.h"
-#include "dtensor/Dialect/DTensor/Utils/ShardingMath.h"
+#include "dtensor/Support/ShardingMath.h"
 #include "dtrt/dtrt.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"

@@ -1,9 +1,9 @@
 // Queries the fake-tensor analysis from C++: the placements and per-rank
 // local shapes of every value, the redistributions of the plan and its cost.
 // Build: see docs/user-guide.md, "Using the C++ API".
-#include "dtensor/Analysis/FakeTensorAnalysis.h"
+#include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
 #include "dtensor/Dialect/DTensor/IR/DTensorDialect.h"
-#include "dtensor/Dialect/DTensor/Utils/Placement.h"
+#include "dtensor/Support/Placement.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

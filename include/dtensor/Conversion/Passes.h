@@ -24,10 +24,6 @@ namespace dtensor {
 /// calls of the dtrt runtime.
 void populateDTensorToRuntimeConversionPatterns(RewritePatternSet &patterns);
 
-/// Registers `dtensor-cpu-pipeline`: from a global-view program to the LLVM
-/// dialect (propagate, partition, runtime calls, bufferization, loops, LLVM).
-void registerDTensorPipelines();
-
 #define GEN_PASS_REGISTRATION
 #include "dtensor/Conversion/Passes.h.inc"
 

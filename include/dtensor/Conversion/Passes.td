@@ -29,20 +29,6 @@ def ConvertDTensorToRuntime
   ];
 }
 
-def DTensorDecomposeAggregates
-    : Pass<"dtensor-decompose-aggregates", "::mlir::ModuleOp"> {
-  let summary = "decompose linalg aggregate ops (softmax) into structured ops";
-  let description = [{
-    Rewrites ops implementing `linalg::AggregatedOpInterface` (such as
-    `linalg.softmax`) into the structured linalg ops they stand for, so that
-    the CPU pipeline can lower them to loops.
-  }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect",
-                           "::mlir::arith::ArithDialect",
-                           "::mlir::math::MathDialect",
-                           "::mlir::tensor::TensorDialect"];
-}
-
 def DTensorMatmulToBlas : Pass<"dtensor-matmul-to-blas", "::mlir::ModuleOp"> {
   let summary = "call the distribution's BLAS for matmuls on buffers";
   let description = [{

@@ -283,7 +283,7 @@ template <typename OpT> int64_t groupSize(OpT op) {
   return k;
 }
 
-int32_t reduceCode(ReduceKind kind) { return static_cast<int32_t>(kind); }
+int32_t reduceCode(ReduceOp kind) { return static_cast<int32_t>(kind); }
 
 /// Replaces `op` (or, for an async start, its waits) by `v`.
 LogicalResult finish(RewriterBase &rewriter, Operation *op, FailureOr<Value> v,

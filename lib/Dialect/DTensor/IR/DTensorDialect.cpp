@@ -2,7 +2,7 @@
 
 #include "dtensor/Dialect/DTensor/IR/DTensorDialect.h"
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
-#include "dtensor/Dialect/DTensor/Utils/ShardingMath.h"
+#include "dtensor/Support/ShardingMath.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -13,7 +13,6 @@
 using namespace mlir;
 using namespace mlir::dtensor;
 
-#include "dtensor/Dialect/DTensor/IR/DTensorEnums.cpp.inc"
 #include "dtensor/Dialect/DTensor/IR/DTensorOpsDialect.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
@@ -21,20 +20,6 @@ using namespace mlir::dtensor;
 
 #define GET_TYPEDEF_CLASSES
 #include "dtensor/Dialect/DTensor/IR/DTensorOpsTypes.cpp.inc"
-
-static_assert(
-    static_cast<int>(ReduceKind::sum) == static_cast<int>(ReduceOp::Sum) &&
-        static_cast<int>(ReduceKind::avg) == static_cast<int>(ReduceOp::Avg) &&
-        static_cast<int>(ReduceKind::max) == static_cast<int>(ReduceOp::Max) &&
-        static_cast<int>(ReduceKind::min) == static_cast<int>(ReduceOp::Min),
-    "ReduceKind and ReduceOp must agree");
-
-ReduceOp mlir::dtensor::toReduceOp(ReduceKind kind) {
-  return static_cast<ReduceOp>(static_cast<int>(kind));
-}
-ReduceKind mlir::dtensor::toReduceKind(ReduceOp op) {
-  return static_cast<ReduceKind>(static_cast<int>(op));
-}
 
 void DTensorDialect::initialize() {
   addOperations<
@@ -95,7 +80,7 @@ static ParseResult parsePlacement(AsmParser &parser, Placement &result) {
     opLoc = parser.getCurrentLocation();
     if (parser.parseKeyword(&op) || parser.parseRParen())
       return failure();
-    std::optional<ReduceOp> reduce = parseReduceOp(op);
+    std::optional<ReduceOp> reduce = symbolizeReduceOp(op);
     if (!reduce)
       return parser.emitError(opLoc)
              << "expected partial reduction sum, avg, max or min, got '" << op

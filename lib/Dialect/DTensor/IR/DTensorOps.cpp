@@ -1,7 +1,7 @@
 //===- DTensorOps.cpp - dtensor operations --------------------------------===//
 
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
-#include "dtensor/Dialect/DTensor/Utils/ShardingMath.h"
+#include "dtensor/Support/ShardingMath.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -54,6 +54,25 @@ LogicalResult mlir::dtensor::verifySpec(Operation *op, SpecAttr spec,
 /// `#dtensor.spec<@mesh, [...]>` or its short form `<@mesh, [...]>`. The
 /// attribute parser takes a `: type` after a full-form attribute as the
 /// attribute's own type; SpecAttr::parse hands that type back here.
+/// Parses the reduction of a collective as a bare keyword: `sum`.
+static ParseResult parseReduce(OpAsmParser &parser, ReduceOpAttr &attr) {
+  std::string keyword;
+  SMLoc loc = parser.getCurrentLocation();
+  std::optional<ReduceOp> kind;
+  if (succeeded(parser.parseOptionalKeywordOrString(&keyword)))
+    kind = symbolizeReduceOp(keyword);
+  if (!kind)
+    return parser.emitError(loc)
+           << "expected string or keyword containing one of the following "
+              "enum values for attribute 'reduce' [sum, avg, max, min]";
+  attr = ReduceOpAttr::get(parser.getContext(), *kind);
+  return success();
+}
+
+static void printReduce(OpAsmPrinter &p, Operation *, ReduceOpAttr attr) {
+  p << stringifyReduceOp(attr.getValue());
+}
+
 static ParseResult parseSpecColonType(OpAsmParser &parser, SpecAttr &spec,
                                       Type &type) {
   SMLoc loc = parser.getCurrentLocation();

@@ -10,10 +10,10 @@
 
 #include "dtensor/Dialect/DTensor/Transforms/Passes.h"
 
-#include "dtensor/Analysis/FakeTensorAnalysis.h"
-#include "dtensor/Analysis/ShardingRules.h"
+#include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
+#include "dtensor/Dialect/DTensor/Analysis/ShardingRules.h"
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
-#include "dtensor/Dialect/DTensor/Utils/Bucketing.h"
+#include "dtensor/Support/Bucketing.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"

@@ -2,7 +2,7 @@
 
 #include "dtensor/Dialect/DTensor/Transforms/Passes.h"
 
-#include "dtensor/Analysis/FakeTensorAnalysis.h"
+#include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
 #include "dtensor/Dialect/DTensor/Transforms/MaterializePlan.h"
 

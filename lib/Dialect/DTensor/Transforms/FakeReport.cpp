@@ -2,9 +2,9 @@
 
 #include "dtensor/Dialect/DTensor/Transforms/Passes.h"
 
-#include "dtensor/Analysis/FakeTensorAnalysis.h"
-#include "dtensor/Dialect/DTensor/Utils/CostModel.h"
-#include "dtensor/Dialect/DTensor/Utils/ShardingMath.h"
+#include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
+#include "dtensor/Support/CostModel.h"
+#include "dtensor/Support/ShardingMath.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"

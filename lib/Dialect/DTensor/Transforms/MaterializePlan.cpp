@@ -2,7 +2,7 @@
 
 #include "dtensor/Dialect/DTensor/Transforms/MaterializePlan.h"
 
-#include "dtensor/Analysis/ShardingRules.h"
+#include "dtensor/Dialect/DTensor/Analysis/ShardingRules.h"
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"

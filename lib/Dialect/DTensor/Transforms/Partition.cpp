@@ -10,11 +10,11 @@
 
 #include "dtensor/Dialect/DTensor/Transforms/Passes.h"
 
-#include "dtensor/Analysis/FakeTensorAnalysis.h"
-#include "dtensor/Analysis/ShardingRules.h"
+#include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
+#include "dtensor/Dialect/DTensor/Analysis/ShardingRules.h"
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
 #include "dtensor/Dialect/DTensor/Transforms/MaterializePlan.h"
-#include "dtensor/Dialect/DTensor/Utils/ShardingMath.h"
+#include "dtensor/Support/ShardingMath.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -305,16 +305,14 @@ LogicalResult Localizer::lowerRedistribute(RedistributeOp op) {
     case StepKind::AllReduce:
       cur = AllReduceOp::create(
           b, loc, curType, cur, meshRef, axes,
-          ReduceKindAttr::get(b.getContext(),
-                              toReduceKind(step.from.getReduceOp())));
+          ReduceOpAttr::get(b.getContext(), step.from.getReduceOp()));
       ++numCollectives;
       break;
     case StepKind::ReduceScatter: {
       int64_t d = step.to.getDim();
       OpFoldResult n = dimSize(loc, cur, d);
       std::optional<int64_t> ns = getConstantIntValue(n);
-      auto kind = ReduceKindAttr::get(b.getContext(),
-                                      toReduceKind(step.from.getReduceOp()));
+      auto kind = ReduceOpAttr::get(b.getContext(), step.from.getReduceOp());
       if (ns && *ns % k == 0) {
         cur = ReduceScatterOp::create(b, loc, afterType, cur, meshRef, axes,
                                       kind, b.getI64IntegerAttr(d));

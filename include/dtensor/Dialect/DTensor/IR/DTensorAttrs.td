@@ -12,15 +12,12 @@ include "dtensor/Dialect/DTensor/IR/DTensorDialect.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "dtensor/Support/ReduceOp.td"
 
-def DTensor_ReduceKind : I32EnumAttr<"ReduceKind",
-    "reduction that resolves a partial value", [
-      I32EnumAttrCase<"sum", 0>,
-      I32EnumAttrCase<"avg", 1>,
-      I32EnumAttrCase<"max", 2>,
-      I32EnumAttrCase<"min", 3>
-    ]> {
-  let cppNamespace = "::mlir::dtensor";
+def DTensor_ReduceOpAttr : EnumAttr<DTensor_Dialect, DTensor_ReduceOp, "reduce"> {
+  let summary = "reduction that resolves a partial value";
+  // Written as the bare keyword in ops: `reduce sum`.
+  let assemblyFormat = "$value";
 }
 
 def DTensor_SpecAttr : AttrDef<DTensor_Dialect, "Spec"> {

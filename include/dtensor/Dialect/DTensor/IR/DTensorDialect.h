@@ -3,7 +3,7 @@
 #ifndef DTENSOR_DIALECT_DTENSOR_IR_DTENSORDIALECT_H
 #define DTENSOR_DIALECT_DTENSOR_IR_DTENSORDIALECT_H
 
-#include "dtensor/Dialect/DTensor/Utils/Placement.h"
+#include "dtensor/Support/Placement.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
@@ -11,8 +11,6 @@
 #include "mlir/IR/OpDefinition.h"
 
 #include "dtensor/Dialect/DTensor/IR/DTensorOpsDialect.h.inc"
-
-#include "dtensor/Dialect/DTensor/IR/DTensorEnums.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "dtensor/Dialect/DTensor/IR/DTensorAttrs.h.inc"
@@ -31,10 +29,6 @@ ParseResult parseSpecPlacements(AsmParser &parser,
 /// parsed as an attribute (`#dtensor.spec<...> : tensor<4xf32>`), which the
 /// attribute parser consumes as the attribute's type.
 Type takeSpecTrailingType();
-
-/// Converts between the TableGen enum and the pure placement enum.
-ReduceOp toReduceOp(ReduceKind kind);
-ReduceKind toReduceKind(ReduceOp op);
 
 } // namespace dtensor
 } // namespace mlir

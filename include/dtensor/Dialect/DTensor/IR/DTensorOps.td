@@ -176,7 +176,7 @@ defm DTensor_AllReduce : DTensor_Collective<"all_reduce",
     %y = dtensor.all_reduce %x on @world axes [1] reduce sum
         : tensor<8x512xf32> -> tensor<8x512xf32>
     ```
-  }], (ins DTensor_ReduceKind:$reduce), "`reduce` $reduce">;
+  }], (ins DTensor_ReduceOpAttr:$reduce), "`reduce` custom<Reduce>($reduce)">;
 
 defm DTensor_AllGather : DTensor_Collective<"all_gather",
   "concatenate the local tensors of a group along one dim", [{
@@ -200,8 +200,8 @@ defm DTensor_ReduceScatter : DTensor_Collective<"reduce_scatter",
     %y = dtensor.reduce_scatter %x on @world axes [0] reduce sum scatter_dim 0
         : tensor<32x512xf32> -> tensor<8x512xf32>
     ```
-  }], (ins DTensor_ReduceKind:$reduce, I64Attr:$scatter_dim),
-  "`reduce` $reduce `scatter_dim` $scatter_dim">;
+  }], (ins DTensor_ReduceOpAttr:$reduce, I64Attr:$scatter_dim),
+  "`reduce` custom<Reduce>($reduce) `scatter_dim` $scatter_dim">;
 
 defm DTensor_AllToAll : DTensor_Collective<"all_to_all",
   "exchange chunks: split one dim, concatenate another", [{

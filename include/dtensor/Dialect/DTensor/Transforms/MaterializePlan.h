@@ -3,7 +3,7 @@
 #ifndef DTENSOR_DIALECT_DTENSOR_TRANSFORMS_MATERIALIZEPLAN_H
 #define DTENSOR_DIALECT_DTENSOR_TRANSFORMS_MATERIALIZEPLAN_H
 
-#include "dtensor/Analysis/FakeTensorAnalysis.h"
+#include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
 
 namespace mlir {
 namespace dtensor {

@@ -3,10 +3,11 @@
 #ifndef DTENSOR_DIALECT_DTENSOR_TRANSFORMS_PASSES_H
 #define DTENSOR_DIALECT_DTENSOR_TRANSFORMS_PASSES_H
 
-#include "dtensor/Analysis/FakeTensorAnalysis.h"
+#include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
 #include "dtensor/Dialect/DTensor/IR/DTensorDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
 

@@ -207,4 +207,18 @@ def DTensorDDPSplit : Pass<"dtensor-ddp-split", "::mlir::ModuleOp"> {
   ];
 }
 
+def DTensorDecomposeAggregates
+    : Pass<"dtensor-decompose-aggregates", "::mlir::ModuleOp"> {
+  let summary = "decompose linalg aggregate ops (softmax) into structured ops";
+  let description = [{
+    Rewrites ops implementing `linalg::AggregatedOpInterface` (such as
+    `linalg.softmax`) into the structured linalg ops they stand for, so that
+    the CPU pipeline can lower them to loops.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // DTENSOR_DIALECT_DTENSOR_TRANSFORMS_PASSES_TD

@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dtensor/Analysis/ShardingRules.h"
-#include "dtensor/Dialect/DTensor/Utils/ShardingMath.h"
+#include "dtensor/Dialect/DTensor/Analysis/ShardingRules.h"
+#include "dtensor/Support/ShardingMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

@@ -1,7 +1,7 @@
 //===- RedistributePlan.cpp - placements to collective steps --------------===//
 
-#include "dtensor/Dialect/DTensor/Utils/RedistributePlan.h"
-#include "dtensor/Dialect/DTensor/Utils/CostModel.h"
+#include "dtensor/Support/RedistributePlan.h"
+#include "dtensor/Support/CostModel.h"
 
 #include <map>
 #include <queue>

@@ -1,4 +1,6 @@
-//===- Pipelines.cpp - the dtensor CPU pipeline ---------------------------===//
+//===- CPUPipeline.cpp - the dtensor CPU pipeline -------------------------===//
+
+#include "dtensor/Dialect/DTensor/Pipelines/Passes.h"
 
 #include "dtensor/Conversion/Passes.h"
 
@@ -15,24 +17,9 @@
 
 using namespace mlir;
 
-namespace {
-struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
-  PassOptions::Option<bool> partition{
-      *this, "partition",
-      llvm::cl::desc("partition the program (off: run the global view on "
-                     "one device)"),
-      llvm::cl::init(true)};
-  PassOptions::Option<bool> blas{
-      *this, "blas",
-      llvm::cl::desc("call cblas_?gemm for matmuls (the program must then be "
-                     "linked with a CBLAS, e.g. OpenBLAS)"),
-      llvm::cl::init(true)};
-};
-} // namespace
-
 /// Global view (or already local view) -> LLVM dialect with dtrt calls.
-static void buildCpuPipeline(OpPassManager &pm,
-                             const CpuPipelineOptions &options) {
+void mlir::dtensor::buildCPUPipeline(OpPassManager &pm,
+                                     const CPUPipelineOptions &options) {
   if (options.partition)
     pm.addPass(dtensor::createDTensorPartition());
   pm.addPass(dtensor::createConvertDTensorToRuntime());
@@ -66,9 +53,9 @@ static void buildCpuPipeline(OpPassManager &pm,
 }
 
 void mlir::dtensor::registerDTensorPipelines() {
-  PassPipelineRegistration<CpuPipelineOptions>(
+  PassPipelineRegistration<CPUPipelineOptions>(
       "dtensor-cpu-pipeline",
       "Partition a global-view program and lower it to the LLVM dialect for "
       "CPUs, with collectives as calls of the dtrt runtime (MPI)",
-      buildCpuPipeline);
+      buildCPUPipeline);
 }

@@ -1,6 +1,6 @@
 //===- ShardingMath.cpp - shard sizes, offsets and local shapes -----------===//
 
-#include "dtensor/Dialect/DTensor/Utils/ShardingMath.h"
+#include "dtensor/Support/ShardingMath.h"
 
 #include "llvm/Support/MathExtras.h"
 

@@ -5,10 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DTENSOR_DIALECT_DTENSOR_UTILS_SHARDINGMATH_H
-#define DTENSOR_DIALECT_DTENSOR_UTILS_SHARDINGMATH_H
+#ifndef DTENSOR_SUPPORT_SHARDINGMATH_H
+#define DTENSOR_SUPPORT_SHARDINGMATH_H
 
-#include "dtensor/Dialect/DTensor/Utils/Placement.h"
+#include "dtensor/Support/Placement.h"
 
 #include <string>
 
@@ -83,4 +83,4 @@ bool isShardable(llvm::ArrayRef<int64_t> globalShape,
 } // namespace dtensor
 } // namespace mlir
 
-#endif // DTENSOR_DIALECT_DTENSOR_UTILS_SHARDINGMATH_H
+#endif // DTENSOR_SUPPORT_SHARDINGMATH_H

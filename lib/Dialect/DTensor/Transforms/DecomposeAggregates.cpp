@@ -1,13 +1,13 @@
 //===- DecomposeAggregates.cpp - decompose linalg aggregate ops -----------===//
 
-#include "dtensor/Conversion/Passes.h"
+#include "dtensor/Dialect/DTensor/Transforms/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir {
 namespace dtensor {
 #define GEN_PASS_DEF_DTENSORDECOMPOSEAGGREGATES
-#include "dtensor/Conversion/Passes.h.inc"
+#include "dtensor/Dialect/DTensor/Transforms/Passes.h.inc"
 } // namespace dtensor
 } // namespace mlir
 

@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DTENSOR_DIALECT_DTENSOR_UTILS_REDISTRIBUTEPLAN_H
-#define DTENSOR_DIALECT_DTENSOR_UTILS_REDISTRIBUTEPLAN_H
+#ifndef DTENSOR_SUPPORT_REDISTRIBUTEPLAN_H
+#define DTENSOR_SUPPORT_REDISTRIBUTEPLAN_H
 
-#include "dtensor/Dialect/DTensor/Utils/Placement.h"
+#include "dtensor/Support/Placement.h"
 
 #include <string>
 
@@ -71,4 +71,4 @@ double planCost(llvm::ArrayRef<RedistributeStep> steps,
 } // namespace dtensor
 } // namespace mlir
 
-#endif // DTENSOR_DIALECT_DTENSOR_UTILS_REDISTRIBUTEPLAN_H
+#endif // DTENSOR_SUPPORT_REDISTRIBUTEPLAN_H

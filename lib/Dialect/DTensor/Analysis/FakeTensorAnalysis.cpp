@@ -1,10 +1,10 @@
 //===- FakeTensorAnalysis.cpp - metadata-only sharding analysis -----------===//
 
-#include "dtensor/Analysis/FakeTensorAnalysis.h"
-#include "dtensor/Analysis/GlobalPlanner.h"
-#include "dtensor/Analysis/ShardingRules.h"
-#include "dtensor/Dialect/DTensor/Utils/CostModel.h"
-#include "dtensor/Dialect/DTensor/Utils/ShardingMath.h"
+#include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
+#include "dtensor/Dialect/DTensor/Analysis/GlobalPlanner.h"
+#include "dtensor/Dialect/DTensor/Analysis/ShardingRules.h"
+#include "dtensor/Support/CostModel.h"
+#include "dtensor/Support/ShardingMath.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

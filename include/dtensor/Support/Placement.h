@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DTENSOR_DIALECT_DTENSOR_UTILS_PLACEMENT_H
-#define DTENSOR_DIALECT_DTENSOR_UTILS_PLACEMENT_H
+#ifndef DTENSOR_SUPPORT_PLACEMENT_H
+#define DTENSOR_SUPPORT_PLACEMENT_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/Hashing.h"
@@ -19,17 +19,13 @@
 #include <optional>
 #include <string>
 
+// `ReduceOp` (Sum, Avg, Max, Min), `stringifyReduceOp` and
+// `symbolizeReduceOp`, generated from ReduceOp.td.
+#include "mlir/Support/LLVM.h"
+#include "dtensor/Support/ReduceOpEnums.h.inc"
+
 namespace mlir {
 namespace dtensor {
-
-/// The reduction that resolves a partial value. Mirrors the `ReduceKind`
-/// TableGen enum (same enumerators, same values).
-enum class ReduceOp : uint8_t { Sum = 0, Avg = 1, Max = 2, Min = 3 };
-
-/// Returns "sum", "avg", "max" or "min".
-llvm::StringRef stringifyReduceOp(ReduceOp op);
-/// Parses "sum", "avg", "max" or "min".
-std::optional<ReduceOp> parseReduceOp(llvm::StringRef name);
 
 /// One placement: `S(d)`, `R` or `P(op)`.
 class Placement {
@@ -100,4 +96,4 @@ using Placements = llvm::SmallVector<Placement, 2>;
 } // namespace dtensor
 } // namespace mlir
 
-#endif // DTENSOR_DIALECT_DTENSOR_UTILS_PLACEMENT_H
+#endif // DTENSOR_SUPPORT_PLACEMENT_H

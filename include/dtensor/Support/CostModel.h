@@ -5,10 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DTENSOR_DIALECT_DTENSOR_UTILS_COSTMODEL_H
-#define DTENSOR_DIALECT_DTENSOR_UTILS_COSTMODEL_H
+#ifndef DTENSOR_SUPPORT_COSTMODEL_H
+#define DTENSOR_SUPPORT_COSTMODEL_H
 
-#include "dtensor/Dialect/DTensor/Utils/Placement.h"
+#include "dtensor/Support/Placement.h"
 
 #include <limits>
 
@@ -47,4 +47,4 @@ int64_t selectCandidate(llvm::ArrayRef<CandidateCost> candidates);
 } // namespace dtensor
 } // namespace mlir
 
-#endif // DTENSOR_DIALECT_DTENSOR_UTILS_COSTMODEL_H
+#endif // DTENSOR_SUPPORT_COSTMODEL_H

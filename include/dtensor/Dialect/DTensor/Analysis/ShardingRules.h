@@ -8,10 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DTENSOR_ANALYSIS_SHARDINGRULES_H
-#define DTENSOR_ANALYSIS_SHARDINGRULES_H
+#ifndef DTENSOR_DIALECT_DTENSOR_ANALYSIS_SHARDINGRULES_H
+#define DTENSOR_DIALECT_DTENSOR_ANALYSIS_SHARDINGRULES_H
 
-#include "dtensor/Dialect/DTensor/Utils/Placement.h"
+#include "dtensor/Support/Placement.h"
 #include "mlir/IR/Operation.h"
 
 namespace mlir {
@@ -73,4 +73,4 @@ getCreationCandidate(Operation *op, llvm::ArrayRef<int64_t> meshShape,
 } // namespace dtensor
 } // namespace mlir
 
-#endif // DTENSOR_ANALYSIS_SHARDINGRULES_H
+#endif // DTENSOR_DIALECT_DTENSOR_ANALYSIS_SHARDINGRULES_H

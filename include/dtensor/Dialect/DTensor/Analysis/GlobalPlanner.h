@@ -11,11 +11,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DTENSOR_ANALYSIS_GLOBALPLANNER_H
-#define DTENSOR_ANALYSIS_GLOBALPLANNER_H
+#ifndef DTENSOR_DIALECT_DTENSOR_ANALYSIS_GLOBALPLANNER_H
+#define DTENSOR_DIALECT_DTENSOR_ANALYSIS_GLOBALPLANNER_H
 
-#include "dtensor/Analysis/FakeTensorAnalysis.h"
-#include "dtensor/Analysis/ShardingRules.h"
+#include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
+#include "dtensor/Dialect/DTensor/Analysis/ShardingRules.h"
 
 namespace mlir {
 namespace dtensor {
@@ -33,4 +33,4 @@ ForcedStrategies planFunctionGlobally(FunctionOpInterface func,
 } // namespace dtensor
 } // namespace mlir
 
-#endif // DTENSOR_ANALYSIS_GLOBALPLANNER_H
+#endif // DTENSOR_DIALECT_DTENSOR_ANALYSIS_GLOBALPLANNER_H

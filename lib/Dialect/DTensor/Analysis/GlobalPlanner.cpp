@@ -15,8 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dtensor/Analysis/GlobalPlanner.h"
-#include "dtensor/Dialect/DTensor/Utils/CostModel.h"
+#include "dtensor/Dialect/DTensor/Analysis/GlobalPlanner.h"
+#include "dtensor/Support/CostModel.h"
 
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"

@@ -1,7 +1,7 @@
 //===- CostModel.cpp - PyTorch DTensor communication cost model -----------===//
 
-#include "dtensor/Dialect/DTensor/Utils/CostModel.h"
-#include "dtensor/Dialect/DTensor/Utils/ShardingMath.h"
+#include "dtensor/Support/CostModel.h"
+#include "dtensor/Support/ShardingMath.h"
 
 using namespace mlir::dtensor;
 

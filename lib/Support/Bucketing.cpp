@@ -1,6 +1,6 @@
 //===- Bucketing.cpp - DDPOptimizer gradient bucketing --------------------===//
 
-#include "dtensor/Dialect/DTensor/Utils/Bucketing.h"
+#include "dtensor/Support/Bucketing.h"
 
 #include "llvm/ADT/STLExtras.h"
 

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DTENSOR_DIALECT_DTENSOR_UTILS_BUCKETING_H
-#define DTENSOR_DIALECT_DTENSOR_UTILS_BUCKETING_H
+#ifndef DTENSOR_SUPPORT_BUCKETING_H
+#define DTENSOR_SUPPORT_BUCKETING_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -78,4 +78,4 @@ llvm::SmallVector<Bucket> computeDDPBuckets(llvm::ArrayRef<BucketNode> nodes,
 } // namespace dtensor
 } // namespace mlir
 
-#endif // DTENSOR_DIALECT_DTENSOR_UTILS_BUCKETING_H
+#endif // DTENSOR_SUPPORT_BUCKETING_H

@@ -14,11 +14,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DTENSOR_ANALYSIS_FAKETENSORANALYSIS_H
-#define DTENSOR_ANALYSIS_FAKETENSORANALYSIS_H
+#ifndef DTENSOR_DIALECT_DTENSOR_ANALYSIS_FAKETENSORANALYSIS_H
+#define DTENSOR_DIALECT_DTENSOR_ANALYSIS_FAKETENSORANALYSIS_H
 
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
-#include "dtensor/Dialect/DTensor/Utils/RedistributePlan.h"
+#include "dtensor/Support/RedistributePlan.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -172,4 +172,4 @@ int64_t getTensorByteSize(RankedTensorType type);
 } // namespace dtensor
 } // namespace mlir
 
-#endif // DTENSOR_ANALYSIS_FAKETENSORANALYSIS_H
+#endif // DTENSOR_DIALECT_DTENSOR_ANALYSIS_FAKETENSORANALYSIS_H

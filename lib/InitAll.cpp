@@ -1,0 +1,49 @@
+//===- InitAll.cpp - register everything dtensor-mlir provides ------------===//
+
+#include "dtensor/InitAll.h"
+
+#include "dtensor/Conversion/Passes.h"
+#include "dtensor/Dialect/DTensor/IR/DTensorDialect.h"
+#include "dtensor/Dialect/DTensor/Pipelines/Passes.h"
+#include "dtensor/Dialect/DTensor/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/DialectRegistry.h"
+
+void mlir::dtensor::registerAllDialects(DialectRegistry &registry) {
+  registry.insert<DTensorDialect, arith::ArithDialect,
+                  bufferization::BufferizationDialect, cf::ControlFlowDialect,
+                  func::FuncDialect, linalg::LinalgDialect, math::MathDialect,
+                  memref::MemRefDialect, scf::SCFDialect,
+                  tensor::TensorDialect, tosa::TosaDialect>();
+}
+
+void mlir::dtensor::registerAllExtensions(DialectRegistry &registry) {
+  // One-shot bufferization of the ops the CPU pipeline sees.
+  arith::registerBufferizableOpInterfaceExternalModels(registry);
+  bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
+      registry);
+  linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  scf::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerBufferizableOpInterfaceExternalModels(registry);
+}
+
+void mlir::dtensor::registerAllPasses() {
+  registerDTensorPasses();
+  registerDTensorConversionPasses();
+  registerDTensorPipelines();
+}
