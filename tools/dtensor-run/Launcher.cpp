@@ -11,7 +11,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
 
@@ -21,6 +20,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
+#include <iterator>
 #include <spawn.h>
 #include <sys/sysinfo.h>
 #include <sys/wait.h>
@@ -44,10 +44,15 @@ void validateOptions(const Options &options) {
   if (options.backend != "cpu")
     fail("backend '" + options.backend +
          "' is not available: this build runs on CPUs (--backend cpu)");
+  auto number = [](double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%g", v);
+    return std::string(buf);
+  };
   if (!(options.rtol >= 0))
-    fail(llvm::formatv("--rtol must be non-negative, got {0}", options.rtol));
+    fail("--rtol must be non-negative, got " + number(options.rtol));
   if (!(options.atol >= 0))
-    fail(llvm::formatv("--atol must be non-negative, got {0}", options.atol));
+    fail("--atol must be non-negative, got " + number(options.atol));
   if (options.iters <= 0)
     fail("--iters must be positive, got " + llvm::Twine(options.iters));
 }
@@ -190,9 +195,11 @@ void checkOutputs(const Options &options) {
 // The job
 //===----------------------------------------------------------------------===//
 
+/// The contents of `path` ("" when unreadable); streams, because /proc
+/// files report a size of 0.
 std::string readText(const std::string &path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  return buffer ? (*buffer)->getBuffer().str() : std::string();
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 /// A rank's process as recorded in its pid file; -1 when it has none.
@@ -273,6 +280,7 @@ Job startJob(const Options &options, int argc, char **argv) {
 /// kills them and mpirun, and exits with an error.
 [[noreturn]] void endTimedOutJob(const Options &options, const Job &job) {
   std::vector<int> unfinished, stopped;
+  std::vector<pid_t> pids;
   for (int r = 0; r < job.numRanks; ++r) {
     if (llvm::sys::fs::exists(workerFile(job.dir, r, "done")))
       continue;
@@ -281,8 +289,12 @@ Job startJob(const Options &options, int argc, char **argv) {
     if (pid > 0 && isStopped(pid))
       stopped.push_back(r);
     if (pid > 0)
-      ::kill(pid, SIGKILL);
+      pids.push_back(pid);
   }
+  // Only after every state is read: mpirun ends the others as soon as one
+  // dies.
+  for (pid_t pid : pids)
+    ::kill(pid, SIGKILL);
   ::kill(job.pid, SIGTERM);
   int status;
   for (int i = 0; i < 100 && ::waitpid(job.pid, &status, WNOHANG) == 0; ++i)
@@ -361,7 +373,8 @@ void reportFailure(const Job &job, int rc) {
   bool allDone = true;
   for (int r = 0; r < job.numRanks; ++r)
     allDone &= llvm::sys::fs::exists(workerFile(job.dir, r, "done"));
-  if (!printFirstRankError(job) && !allDone) {
+  bool printed = printFirstRankError(job);
+  if (!allDone) {
     std::string banner = readText(job.dir + "/mpirun.err");
     llvm::SmallVector<llvm::StringRef> m;
     llvm::Regex died("process rank ([0-9]+) with PID [0-9]+ on node [^ ]+ "
@@ -369,7 +382,7 @@ void reportFailure(const Job &job, int rc) {
     if (died.match(banner, &m))
       llvm::errs() << "dtensor-run: error: rank " << m[1]
                    << " exited on signal " << m[2] << " (" << m[3] << ")\n";
-    else
+    else if (!printed)
       llvm::errs() << banner;
   }
   llvm::errs() << "dtensor-run: a rank failed or the check did not pass "

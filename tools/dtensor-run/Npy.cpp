@@ -146,8 +146,8 @@ bool dtensor_run::readNpyHeader(const std::string &path, NpyHeader &header,
   }
   uint64_t bytes;
   if (!byteCount(header.shape, elementSize(header.dtype), bytes)) {
-    error = path + ": the shape (" + formatShape(header.shape) +
-            ") has more bytes than a 64-bit size can count";
+    error = path + ": shape " + formatShape(header.shape) +
+            " has more bytes than a 64-bit size can count";
     return false;
   }
   if (bytes > fileSize - header.dataOffset) {
