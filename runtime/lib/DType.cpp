@@ -37,19 +37,18 @@ void wrappingSum(void *in, void *inout, int *len, MPI_Datatype *) {
   const T *a = static_cast<const T *>(in);
   T *b = static_cast<T *>(inout);
   for (int i = 0; i < *len; ++i)
-    b[i] = static_cast<T>(static_cast<U>(static_cast<U>(a[i]) +
-                                         static_cast<U>(b[i])));
+    b[i] = static_cast<T>(
+        static_cast<U>(static_cast<U>(a[i]) + static_cast<U>(b[i])));
 }
 
 /// A user-defined MPI_Op summing `T` with wraparound, created on first use.
 /// Open MPI 4.1's op/avx component saturates MPI_SUM on 8- and 16-bit
 /// integers for vectors of 64 elements or more; user-defined operations never
 /// go through it, so i8/i16 sums wrap like MLIR's arith.addi.
-template <typename T>
-MPI_Op wrappingSumOp() {
+template <typename T> MPI_Op wrappingSumOp() {
   static MPI_Op op = MPI_OP_NULL;
-  if (op == MPI_OP_NULL && MPI_Op_create(&wrappingSum<T>, /*commute=*/1,
-                                         &op) != MPI_SUCCESS)
+  if (op == MPI_OP_NULL &&
+      MPI_Op_create(&wrappingSum<T>, /*commute=*/1, &op) != MPI_SUCCESS)
     op = MPI_SUM;
   return op;
 }

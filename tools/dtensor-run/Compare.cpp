@@ -42,8 +42,7 @@ template <typename T>
 bool compareInteger(T x, T y, double &absErr, double &relErr) {
   long double diff = static_cast<long double>(x) - static_cast<long double>(y);
   absErr = static_cast<double>(std::fabs(diff));
-  relErr =
-      absErr / std::max(std::fabs(static_cast<double>(y)), 1e-30);
+  relErr = absErr / std::max(std::fabs(static_cast<double>(y)), 1e-30);
   return x == y;
 }
 } // namespace
@@ -79,16 +78,17 @@ void dtensor_run::compareArrays(size_t output, const HostArray &actual,
         continue;
       result.ok = false;
       if (!result.first)
-        result.first = Mismatch{output, unflatten(actual.shape, i),
-                                formatElement(actual, i),
-                                formatElement(expected, i)};
+        result.first =
+            Mismatch{output, unflatten(actual.shape, i),
+                     formatElement(actual, i), formatElement(expected, i)};
     }
   });
 }
 
-CompareResult dtensor_run::compareOutputs(
-    const std::vector<HostArray> &actual,
-    const std::vector<HostArray> &expected, double rtol, double atol) {
+CompareResult
+dtensor_run::compareOutputs(const std::vector<HostArray> &actual,
+                            const std::vector<HostArray> &expected, double rtol,
+                            double atol) {
   CompareResult result;
   for (size_t i = 0; i < actual.size() && i < expected.size(); ++i)
     compareArrays(i, actual[i], expected[i], rtol, atol, result);
@@ -110,11 +110,11 @@ std::string dtensor_run::formatCheckReport(const CompareResult &result) {
   if (!result.shapeError.empty())
     text += "check: " + result.shapeError + "\n";
   if (result.first)
-    text += llvm::formatv("check: output #{0} differs first at {1}: got {2}, "
-                          "expected {3}\n",
-                          result.first->output,
-                          formatShape(result.first->index),
-                          result.first->actual, result.first->expected)
-                .str();
+    text +=
+        llvm::formatv("check: output #{0} differs first at {1}: got {2}, "
+                      "expected {3}\n",
+                      result.first->output, formatShape(result.first->index),
+                      result.first->actual, result.first->expected)
+            .str();
   return text;
 }

@@ -14,8 +14,7 @@ std::optional<dtrt_dtype> dtensor_run::dtypeFromNpy(const std::string &descr) {
   return std::nullopt;
 }
 
-std::optional<dtrt_dtype>
-dtensor_run::dtypeFromName(const std::string &name) {
+std::optional<dtrt_dtype> dtensor_run::dtypeFromName(const std::string &name) {
   for (const ElementTypeInfo &info : kElementTypes)
     if (name == info.name)
       return info.dtype;

@@ -105,8 +105,7 @@ uint64_t mix(uint64_t x) {
 
 /// Element `flat` of random input `argIndex` as a `T`.
 template <typename T>
-T randomElement(uint64_t seed, uint64_t argIndex, uint64_t flat,
-                double bound) {
+T randomElement(uint64_t seed, uint64_t argIndex, uint64_t flat, double bound) {
   uint64_t h = mix(mix(mix(seed) ^ argIndex) ^ flat);
   if constexpr (std::is_floating_point_v<T>) {
     double unit = static_cast<double>(h >> 11) * 0x1.0p-53; // [0, 1)
@@ -214,8 +213,8 @@ void combine(Acc &acc, T x, ReduceOp op, bool isBool) {
     T a = static_cast<T>(acc);
     if (op == ReduceOp::Sum)
       a = isBool ? static_cast<T>(a ^ x)
-                 : static_cast<T>(static_cast<U>(static_cast<U>(a) +
-                                                 static_cast<U>(x)));
+                 : static_cast<T>(
+                       static_cast<U>(static_cast<U>(a) + static_cast<U>(x)));
     else
       a = op == ReduceOp::Max ? std::max(a, x) : std::min(a, x);
     acc = a;
@@ -228,8 +227,7 @@ HostArray assembleTyped(const TensorLayout &layout,
                         const std::vector<HostArray> &locals) {
   using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
   int64_t partialRanks;
-  std::optional<ReduceOp> reduce =
-      partialReduction(layout, mesh, partialRanks);
+  std::optional<ReduceOp> reduce = partialReduction(layout, mesh, partialRanks);
   HostArray g(layout.dtype, layout.shape);
   int64_t n = g.numElements();
   std::vector<Acc> acc(n, Acc(0));
@@ -287,7 +285,8 @@ std::string dtensor_run::formatElement(const HostArray &a, int64_t i) {
         return v > 0 ? "inf" : "-inf";
       char buf[64];
       std::snprintf(buf, sizeof(buf), "%.*g",
-                    std::numeric_limits<T>::max_digits10, static_cast<double>(v));
+                    std::numeric_limits<T>::max_digits10,
+                    static_cast<double>(v));
       return buf;
     } else {
       return std::to_string(static_cast<int64_t>(v));

@@ -94,11 +94,9 @@ HostArray copyResult(const int64_t *words, int64_t rank, dtrt_dtype dtype) {
 }
 } // namespace
 
-std::vector<HostArray>
-dtensor_run::callEntry(ExecutionEngine &engine, StringRef entry,
-                       std::vector<HostArray> &inputs,
-                       const std::vector<TensorLayout> &results, int iters,
-                       double &seconds) {
+std::vector<HostArray> dtensor_run::callEntry(
+    ExecutionEngine &engine, StringRef entry, std::vector<HostArray> &inputs,
+    const std::vector<TensorLayout> &results, int iters, double &seconds) {
   // Results: a struct of descriptors, one per result.
   size_t words = 0;
   for (const TensorLayout &r : results)

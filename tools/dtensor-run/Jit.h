@@ -24,9 +24,10 @@ void stripToOneDevice(mlir::ModuleOp module);
 
 /// Lowers `module` (partitioned first with `strategy` when `partition`) and
 /// JIT-compiles it; exits with an error when any step fails.
-std::unique_ptr<mlir::ExecutionEngine>
-compileModule(mlir::ModuleOp module, llvm::StringRef entry, bool partition,
-              llvm::StringRef strategy);
+std::unique_ptr<mlir::ExecutionEngine> compileModule(mlir::ModuleOp module,
+                                                     llvm::StringRef entry,
+                                                     bool partition,
+                                                     llvm::StringRef strategy);
 
 /// Calls `entry` `iters` times on `inputs`; returns the outputs of the last
 /// call (each of the dtype of `results[i]`) and sets `seconds` to the

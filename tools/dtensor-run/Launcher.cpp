@@ -9,8 +9,8 @@
 #include "dtensor/Dialect/DTensor/Utils/ShardingMath.h"
 
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
 
@@ -67,9 +67,8 @@ void validateProgram(ModuleOp module, const Options &options,
          "shapes depend on the ranks)");
   int64_t devices = dtensor::meshNumDevices(info.mesh);
   if (devices != options.numRanks)
-    fail("the mesh of @" + info.entryName + " has " +
-         llvm::Twine(devices) + " devices but --np is " +
-         llvm::Twine(options.numRanks));
+    fail("the mesh of @" + info.entryName + " has " + llvm::Twine(devices) +
+         " devices but --np is " + llvm::Twine(options.numRanks));
 }
 
 /// Checks every .npy input against its argument before any rank reads it.
@@ -79,9 +78,9 @@ void validateInputs(const Options &options, const ProgramInfo &info) {
   llvm::SmallVector<llvm::StringRef> files;
   llvm::StringRef(options.inputs).split(files, ',');
   if (files.size() != info.args.size())
-    fail("@" + info.entryName + " takes " +
-         llvm::Twine(info.args.size()) + " arguments but --inputs lists " +
-         llvm::Twine(files.size()) + " files");
+    fail("@" + info.entryName + " takes " + llvm::Twine(info.args.size()) +
+         " arguments but --inputs lists " + llvm::Twine(files.size()) +
+         " files");
   for (auto [i, f] : llvm::enumerate(files)) {
     NpyHeader header;
     std::string err;
@@ -129,8 +128,8 @@ uint64_t estimateBytes(const Options &options, const ProgramInfo &info) {
       total = addSaturating(total, 3 * local(t)); // call, copy, gathered
   }
   for (const TensorInfo &t : info.results)
-    total = addSaturating(
-        total, (options.check ? 2 : 1) * bytesOf(t.layout.dtype, t.layout.shape));
+    total = addSaturating(total, (options.check ? 2 : 1) *
+                                     bytesOf(t.layout.dtype, t.layout.shape));
   if (options.check)
     for (const TensorInfo &t : info.args)
       total = addSaturating(total, bytesOf(t.layout.dtype, t.layout.shape));
@@ -159,8 +158,8 @@ void checkMemory(const Options &options, const ProgramInfo &info) {
     return;
   std::string need = needed == UINT64_MAX ? std::string("more than 2^64")
                                           : std::to_string(needed);
-  fail("the inputs and outputs of @" + info.entryName + " need " +
-       need + " bytes on " + llvm::Twine(options.numRanks) +
+  fail("the inputs and outputs of @" + info.entryName + " need " + need +
+       " bytes on " + llvm::Twine(options.numRanks) +
        " ranks but this machine has " + llvm::Twine(available) +
        " bytes of memory available");
 }
@@ -169,9 +168,7 @@ void checkMemory(const Options &options, const ProgramInfo &info) {
 void checkWritable(const std::string &path, const char *flag) {
   bool existed = llvm::sys::fs::exists(path);
   std::error_code ec;
-  {
-    llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Append);
-  }
+  { llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Append); }
   if (ec)
     fail(llvm::Twine(flag) + ": cannot open '" + path +
          "' for writing: " + ec.message());
@@ -245,11 +242,15 @@ Job startJob(const Options &options, int argc, char **argv) {
   auto launcher = llvm::sys::findProgramByName(options.mpirun);
   if (!launcher)
     fail("cannot find '" + options.mpirun + "' (install openmpi-bin)");
-  std::vector<std::string> args{*launcher,  "--allow-run-as-root",
-                                "--oversubscribe", "--bind-to",
-                                "none",       "-np",
+  std::vector<std::string> args{*launcher,
+                                "--allow-run-as-root",
+                                "--oversubscribe",
+                                "--bind-to",
+                                "none",
+                                "-np",
                                 std::to_string(options.numRanks),
-                                self,         "--worker",
+                                self,
+                                "--worker",
                                 "--worker-dir=" + job.dir};
   for (int i = 1; i < argc; ++i)
     args.push_back(argv[i]);
@@ -391,8 +392,8 @@ void reportFailure(const Job &job, int rc) {
 }
 } // namespace
 
-int dtensor_run::runLauncher(MLIRContext &ctx, const Options &options,
-                             int argc, char **argv) {
+int dtensor_run::runLauncher(MLIRContext &ctx, const Options &options, int argc,
+                             char **argv) {
   validateOptions(options);
   OwningOpRef<ModuleOp> module = parseProgram(ctx, options);
   ProgramInfo info = analyzeProgram(*module, options);

@@ -102,8 +102,8 @@ bool parseHeader(llvm::StringRef text, NpyHeader &header, std::string &error) {
   std::string descr = field(text, "descr", found);
   std::optional<dtrt_dtype> dtype = dtypeFromNpy(descr);
   if (!found || !dtype) {
-    error = "unsupported dtype '" + descr + "' (supported: " +
-            supportedNpyDescrs() + ")";
+    error = "unsupported dtype '" + descr +
+            "' (supported: " + supportedNpyDescrs() + ")";
     return false;
   }
   header.dtype = *dtype;
@@ -153,15 +153,13 @@ bool dtensor_run::readNpyHeader(const std::string &path, NpyHeader &header,
   if (bytes > fileSize - header.dataOffset) {
     error = path + ": truncated data: shape " + formatShape(header.shape) +
             " needs " + std::to_string(bytes) + " bytes but the file has " +
-            std::to_string(fileSize - header.dataOffset) +
-            " after the header";
+            std::to_string(fileSize - header.dataOffset) + " after the header";
     return false;
   }
   return true;
 }
 
-bool dtensor_run::readNpyBlock(const std::string &path,
-                               const NpyHeader &header,
+bool dtensor_run::readNpyBlock(const std::string &path, const NpyHeader &header,
                                llvm::ArrayRef<int64_t> shape,
                                llvm::ArrayRef<int64_t> offsets, HostArray &out,
                                std::string &error) {

@@ -53,9 +53,8 @@ TensorInfo describe(const FakeTensor &t, const Placements &placements,
   std::optional<dtrt_dtype> dtype = dtypeOf(t.type.getElementType());
   if (!dtype)
     fail(what + " has an unsupported element type");
-  TensorLayout layout{*dtype,
-                      {t.type.getShape().begin(), t.type.getShape().end()},
-                      placements};
+  TensorLayout layout{
+      *dtype, {t.type.getShape().begin(), t.type.getShape().end()}, placements};
   return {t.type, layout};
 }
 

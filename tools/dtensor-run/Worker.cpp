@@ -89,8 +89,8 @@ std::vector<std::string> inputFiles(const Options &options) {
 }
 
 /// This rank's shard of argument `i`, built without the global tensor.
-HostArray localInput(const Options &options, const ProgramInfo &info,
-                     size_t i, int rank) {
+HostArray localInput(const Options &options, const ProgramInfo &info, size_t i,
+                     int rank) {
   const TensorLayout &layout = info.args[i].layout;
   if (options.inputs == "random")
     return randomShard(layout, info.mesh, rank, options.seed, i);

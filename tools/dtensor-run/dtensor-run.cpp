@@ -50,9 +50,9 @@ static cl::opt<double> absTol("atol", cl::desc("absolute tolerance of --check"),
                               cl::init(1e-5), cl::cat(runCategory));
 static cl::opt<std::string> outDir("out", cl::desc("write outputs as .npy"),
                                    cl::cat(runCategory));
-static cl::opt<std::string>
-    traceFile("trace", cl::desc("write a Chrome/Perfetto trace"),
-              cl::cat(runCategory));
+static cl::opt<std::string> traceFile("trace",
+                                      cl::desc("write a Chrome/Perfetto trace"),
+                                      cl::cat(runCategory));
 static cl::opt<std::string> backend("backend", cl::desc("cpu or cuda"),
                                     cl::init("cpu"), cl::cat(runCategory));
 static cl::opt<std::string> strategy("strategy", cl::desc("pytorch or global"),

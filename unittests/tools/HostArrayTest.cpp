@@ -46,8 +46,8 @@ std::vector<HostArray> shardAll(const HostArray &g, const TensorLayout &l,
 // [10, 3] on a 2x2 mesh with [S(0), S(0)]: dim 0 is chunked 5/5, then each
 // half 3/2, so ranks hold rows 3, 2, 3, 2 (torch.chunk, axis by axis).
 TEST(HostArray, UnevenTwoDimMeshRowsAndRoundTrip) {
-  TensorLayout l = layout(DTRT_I32, {10, 3},
-                          {Placement::shard(0), Placement::shard(0)});
+  TensorLayout l =
+      layout(DTRT_I32, {10, 3}, {Placement::shard(0), Placement::shard(0)});
   HostArray g = iota(DTRT_I32, {10, 3});
   std::vector<HostArray> parts = shardAll(g, l, {2, 2});
   std::vector<int64_t> rows;
@@ -61,13 +61,13 @@ TEST(HostArray, UnevenTwoDimMeshRowsAndRoundTrip) {
 
 TEST(HostArray, RoundTripMixedPlacements) {
   // S(1) then S(0) on a 2x3 mesh of an uneven [7, 5] f64 array.
-  TensorLayout l = layout(DTRT_F64, {7, 5},
-                          {Placement::shard(1), Placement::shard(0)});
+  TensorLayout l =
+      layout(DTRT_F64, {7, 5}, {Placement::shard(1), Placement::shard(0)});
   HostArray g = iota(DTRT_F64, {7, 5});
   EXPECT_EQ(assemble(l, {2, 3}, shardAll(g, l, {2, 3})).data, g.data);
   // Replicated on one axis, sharded on the other.
-  TensorLayout r = layout(DTRT_I16, {5, 4},
-                          {Placement::replicate(), Placement::shard(1)});
+  TensorLayout r =
+      layout(DTRT_I16, {5, 4}, {Placement::replicate(), Placement::shard(1)});
   HostArray h = iota(DTRT_I16, {5, 4});
   EXPECT_EQ(assemble(r, {2, 3}, shardAll(h, r, {2, 3})).data, h.data);
 }
@@ -112,8 +112,7 @@ TEST(HostArray, PartialMaxMinAvgAndBool) {
   parts[0].set<float>(0, 1.0f);
   parts[1].set<float>(0, 4.0f);
   auto reduce = [&](ReduceOp op) {
-    return assemble(layout(DTRT_F32, {1}, {Placement::partial(op)}), {2},
-                    parts)
+    return assemble(layout(DTRT_F32, {1}, {Placement::partial(op)}), {2}, parts)
         .get<float>(0);
   };
   EXPECT_EQ(reduce(ReduceOp::Max), 4.0f);
