@@ -66,6 +66,12 @@ void validateProgram(ModuleOp module, const Options &options,
          "for programs using dtensor.from_local/to_local (their local "
          "shapes depend on the ranks)");
   int64_t devices = dtensor::meshNumDevices(info.mesh);
+  // The runtime's limits (the verifier enforces the same on dtensor.mesh).
+  if (info.mesh.size() > DTRT_MAX_MESH_AXES || devices > DTRT_MAX_MESH_DEVICES)
+    fail("the mesh of @" + info.entryName + " has " +
+         llvm::Twine(info.mesh.size()) + " axes and " + llvm::Twine(devices) +
+         " devices; the runtime allows " + llvm::Twine(DTRT_MAX_MESH_AXES) +
+         " and " + llvm::Twine(DTRT_MAX_MESH_DEVICES));
   if (devices != options.numRanks)
     fail("the mesh of @" + info.entryName + " has " + llvm::Twine(devices) +
          " devices but --np is " + llvm::Twine(options.numRanks));
