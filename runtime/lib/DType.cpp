@@ -5,47 +5,65 @@
 #include "Error.h"
 
 #include <string>
+#include <type_traits>
 
 using namespace dtrt;
 
+namespace {
+/// One row of DTRT_FOR_EACH_DTYPE.
+struct DTypeInfo {
+  size_t size;
+  const char *name;
+};
+
+constexpr DTypeInfo kDTypes[] = {
+#define DTRT_DTYPE_ROW(E, CODE, SIZE, MLIR, NPY) {SIZE, MLIR},
+    DTRT_FOR_EACH_DTYPE(DTRT_DTYPE_ROW)
+#undef DTRT_DTYPE_ROW
+};
+static_assert(sizeof(kDTypes) / sizeof(kDTypes[0]) == DTRT_NUM_DTYPES,
+              "DTRT_NUM_DTYPES must count the rows of DTRT_FOR_EACH_DTYPE");
+// The table is indexed by code: its rows must be in code order.
+#define DTRT_DTYPE_ORDER(E, CODE, SIZE, MLIR, NPY)                             \
+  static_assert(kDTypes[CODE].size == SIZE, "rows out of code order");
+DTRT_FOR_EACH_DTYPE(DTRT_DTYPE_ORDER)
+#undef DTRT_DTYPE_ORDER
+
+/// Two's-complement sum of `T` elements (through the unsigned type, so that
+/// overflow wraps instead of being undefined).
+template <typename T>
+void wrappingSum(void *in, void *inout, int *len, MPI_Datatype *) {
+  using U = std::make_unsigned_t<T>;
+  const T *a = static_cast<const T *>(in);
+  T *b = static_cast<T *>(inout);
+  for (int i = 0; i < *len; ++i)
+    b[i] = static_cast<T>(
+        static_cast<U>(static_cast<U>(a[i]) + static_cast<U>(b[i])));
+}
+
+/// A user-defined MPI_Op summing `T` with wraparound, created on first use.
+/// Open MPI 4.1's op/avx component saturates MPI_SUM on 8- and 16-bit
+/// integers for vectors of 64 elements or more; user-defined operations never
+/// go through it, so i8/i16 sums wrap like MLIR's arith.addi.
+template <typename T> MPI_Op wrappingSumOp() {
+  static MPI_Op op = MPI_OP_NULL;
+  if (op == MPI_OP_NULL &&
+      MPI_Op_create(&wrappingSum<T>, /*commute=*/1, &op) != MPI_SUCCESS)
+    op = MPI_SUM;
+  return op;
+}
+} // namespace
+
 bool dtrt::isValidDType(int32_t dtype) {
-  return dtype >= DTRT_F32 && dtype <= DTRT_I16;
+  return dtype >= 0 && dtype < DTRT_NUM_DTYPES;
 }
 
 size_t dtrt::dtypeSize(int32_t dtype) {
-  switch (dtype) {
-  case DTRT_F32:
-  case DTRT_I32:
-    return 4;
-  case DTRT_F64:
-  case DTRT_I64:
-    return 8;
-  case DTRT_I16:
-    return 2;
-  default:
-    return 1;
-  }
+  return isValidDType(dtype) ? kDTypes[dtype].size : 1;
 }
 
 const char *dtrt::dtypeName(int32_t dtype) {
-  switch (dtype) {
-  case DTRT_F32:
-    return "f32";
-  case DTRT_F64:
-    return "f64";
-  case DTRT_I32:
-    return "i32";
-  case DTRT_I64:
-    return "i64";
-  case DTRT_I8:
-    return "i8";
-  case DTRT_I1:
-    return "i1";
-  case DTRT_I16:
-    return "i16";
-  default:
-    return "?";
-  }
+  return isValidDType(dtype) ? kDTypes[dtype].name : "?";
 }
 
 MPI_Datatype dtrt::dtypeToMpi(int32_t dtype) {
@@ -114,6 +132,10 @@ MPI_Op dtrt::reduceOpToMpi(int32_t dtype, int32_t op) {
   case DTRT_MIN:
     return MPI_MIN;
   default:
+    if (dtype == DTRT_I8)
+      return wrappingSumOp<int8_t>();
+    if (dtype == DTRT_I16)
+      return wrappingSumOp<int16_t>();
     return MPI_SUM;
   }
 }

@@ -11,14 +11,11 @@
 using namespace dtrt;
 
 namespace {
-/// Bounds the mesh rank so that every axes mask fits in a uint64_t.
-constexpr int32_t kMaxMeshAxes = 16;
-
 int32_t checkMeshShape(int32_t meshRank, const int64_t *meshShape,
                        std::vector<int64_t> &shape) {
-  if (meshRank < 1 || meshRank > kMaxMeshAxes)
+  if (meshRank < 1 || meshRank > DTRT_MAX_MESH_AXES)
     return fail(DTRT_ERR_INVALID_ARGUMENT, "dtrt_init: the mesh needs 1 to " +
-                                               std::to_string(kMaxMeshAxes) +
+                                               std::to_string(DTRT_MAX_MESH_AXES) +
                                                " axes, got " +
                                                std::to_string(meshRank));
   if (!meshShape)
@@ -26,12 +23,14 @@ int32_t checkMeshShape(int32_t meshRank, const int64_t *meshShape,
   shape.assign(meshShape, meshShape + meshRank);
   int64_t devices = 1;
   for (int64_t extent : shape) {
-    // Bounded so that the product (and every split colour) fits in an int.
-    if (extent < 1 || extent > (1 << 30) || devices > (1 << 30) / extent)
+    // The compiler's limit; it also keeps every split colour in an int.
+    if (extent < 1 || extent > DTRT_MAX_MESH_DEVICES ||
+        devices > DTRT_MAX_MESH_DEVICES / extent)
       return fail(DTRT_ERR_INVALID_ARGUMENT,
                   "dtrt_init: invalid mesh " + formatShape(shape) +
                       ": axis sizes must be positive and their product at "
-                      "most 2^30");
+                      "most " +
+                      std::to_string(DTRT_MAX_MESH_DEVICES));
     devices *= extent;
   }
   return DTRT_OK;

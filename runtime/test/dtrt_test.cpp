@@ -16,6 +16,11 @@
 //                                      the others enter an all_reduce; run
 //                                      with DTRT_ABORT_ON_ERROR=1 the job
 //                                      must end instead of hanging.
+//   dtrt_test overflow N               integer sums that overflow (i8, i16,
+//                                      i32, i64; 1 to 1000 elements, sync and
+//                                      async all_reduce and reduce_scatter)
+//                                      must wrap like two's complement; prints
+//                                      "overflow: PASS <n> checks".
 //   dtrt_test nccl D0 [D1 ...]         the NCCL backend (NcclChecks.cpp), in
 //                                      builds with DTRT_HAS_NCCL.
 //
@@ -31,8 +36,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #ifdef DTRT_HAS_NCCL
@@ -688,12 +695,96 @@ int runTrace(const char *path) {
   return 0;
 }
 
+//===----------------------------------------------------------------------===//
+// Integer overflow
+//===----------------------------------------------------------------------===//
+
+template <typename T> const char *dtypeLabel() {
+  return sizeof(T) == 1   ? "i8"
+         : sizeof(T) == 2 ? "i16"
+         : sizeof(T) == 4 ? "i32"
+                          : "i64";
+}
+
+/// Element i of rank r: near the top of T's range, so that the sum of two
+/// ranks already overflows.
+template <typename T> T overflowValue(int64_t rank, int64_t i) {
+  return static_cast<T>(std::numeric_limits<T>::max() - (rank + i) % 5);
+}
+
+/// Checks that all_reduce (sync and async) and reduce_scatter sums of
+/// overflowValue over the world wrap like two's complement; returns the
+/// number of failures and counts the checks.
+template <typename T> int64_t checkOverflow(int64_t count, int64_t &checks) {
+  using U = std::make_unsigned_t<T>;
+  int64_t rank = dtrt_rank(), size = dtrt_world_size();
+  int32_t code = Type<T>::code;
+  std::vector<T> in(count * size), out(count * size), expected(count * size);
+  for (int64_t i = 0; i < count * size; ++i) {
+    in[i] = overflowValue<T>(rank, i);
+    U sum = 0;
+    for (int64_t r = 0; r < size; ++r)
+      sum = static_cast<U>(sum + static_cast<U>(overflowValue<T>(r, i)));
+    expected[i] = static_cast<T>(sum);
+  }
+  int64_t failures = 0;
+  auto compare = [&](const char *what, int64_t n, int64_t first) {
+    ++checks;
+    for (int64_t i = 0; i < n; ++i)
+      if (out[i] != expected[first + i]) {
+        std::printf("rank %lld: %s %s count %lld: element %lld is %s, "
+                    "expected %s\n",
+                    static_cast<long long>(rank), what, dtypeLabel<T>(),
+                    static_cast<long long>(n), static_cast<long long>(i),
+                    show(out[i]).c_str(), show(expected[first + i]).c_str());
+        ++failures;
+        return;
+      }
+  };
+  check(dtrt_all_reduce(in.data(), out.data(), count * size, code, DTRT_SUM,
+                        1),
+        "dtrt_all_reduce");
+  compare("all_reduce", count * size, 0);
+  int64_t request = 0;
+  check(dtrt_all_reduce_start(in.data(), out.data(), count * size, code,
+                              DTRT_SUM, 1, &request),
+        "dtrt_all_reduce_start");
+  check(dtrt_wait(request), "dtrt_wait");
+  compare("all_reduce_start", count * size, 0);
+  check(dtrt_reduce_scatter(in.data(), out.data(), count, code, DTRT_SUM, 1),
+        "dtrt_reduce_scatter");
+  compare("reduce_scatter", count, rank * count);
+  return failures;
+}
+
+int runOverflow(int64_t worldSize) {
+  check(dtrt_init(1, &worldSize), "dtrt_init");
+  int64_t checks = 0, failures = 0;
+  // Open MPI 4.1's op/avx saturated i8/i16 sums from 64 elements on.
+  for (int64_t count : {1, 63, 64, 100, 1000}) {
+    failures += checkOverflow<int8_t>(count, checks);
+    failures += checkOverflow<int16_t>(count, checks);
+    failures += checkOverflow<int32_t>(count, checks);
+    failures += checkOverflow<int64_t>(count, checks);
+  }
+  int64_t local[2] = {checks, failures}, total[2];
+  check(dtrt_all_reduce(local, total, 2, DTRT_I64, DTRT_SUM, 1),
+        "dtrt_all_reduce of the totals");
+  if (dtrt_rank() == 0)
+    std::printf("overflow: %s %lld checks, %lld failures\n",
+                total[1] == 0 ? "PASS" : "FAIL",
+                static_cast<long long>(total[0]),
+                static_cast<long long>(total[1]));
+  check(dtrt_finalize(), "dtrt_finalize");
+  return total[1] == 0 ? 0 : 1;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   if (argc < 2) {
     std::fprintf(stderr,
-                 "usage: dtrt_test collectives|groups|errors|abort|trace|nccl "
+                 "usage: dtrt_test collectives|groups|errors|abort|trace|overflow|nccl "
                  "...\n");
     return 2;
   }
@@ -706,6 +797,8 @@ int main(int argc, char **argv) {
     return runErrors();
   if (mode == "abort")
     return runAbort();
+  if (mode == "overflow" && argc == 3)
+    return runOverflow(std::atoll(argv[2]));
   if (mode == "trace" && argc == 3)
     return runTrace(argv[2]);
 #ifdef DTRT_HAS_NCCL

@@ -70,17 +70,34 @@ typedef enum dtrt_status {
   DTRT_ERR_IO = 7,
 } dtrt_status;
 
-/// Element types of collective buffers. `DTRT_I1` is one byte per element
-/// holding 0 or 1 (MLIR's storage of i1).
+/// The element types of collective buffers, one row each:
+/// X(enumerator, code, byte size, MLIR name, NumPy descr). This table is the
+/// only list of element types: the runtime, the runner (dtensor-run) and the
+/// lowering derive theirs from it. `DTRT_I1` is one byte per element holding
+/// 0 or 1 (MLIR's storage of i1). Codes are ABI: never renumber a row.
+#define DTRT_FOR_EACH_DTYPE(X)                                                 \
+  X(DTRT_F32, 0, 4, "f32", "<f4")                                              \
+  X(DTRT_F64, 1, 8, "f64", "<f8")                                              \
+  X(DTRT_I32, 2, 4, "i32", "<i4")                                              \
+  X(DTRT_I64, 3, 8, "i64", "<i8")                                              \
+  X(DTRT_I8, 4, 1, "i8", "|i1")                                                \
+  X(DTRT_I1, 5, 1, "i1", "|b1")                                                \
+  X(DTRT_I16, 6, 2, "i16", "<i2")
+
+/// Element types of collective buffers (see DTRT_FOR_EACH_DTYPE).
 typedef enum dtrt_dtype {
-  DTRT_F32 = 0,
-  DTRT_F64 = 1,
-  DTRT_I32 = 2,
-  DTRT_I64 = 3,
-  DTRT_I8 = 4,
-  DTRT_I1 = 5,
-  DTRT_I16 = 6,
+#define DTRT_DTYPE_ENUMERATOR(E, CODE, SIZE, MLIR, NPY) E = CODE,
+  DTRT_FOR_EACH_DTYPE(DTRT_DTYPE_ENUMERATOR)
+#undef DTRT_DTYPE_ENUMERATOR
 } dtrt_dtype;
+
+/// The number of rows of DTRT_FOR_EACH_DTYPE; codes are 0..DTRT_NUM_DTYPES-1.
+#define DTRT_NUM_DTYPES 7
+
+/// The largest number of mesh axes (every axes mask fits in a uint64_t).
+#define DTRT_MAX_MESH_AXES 16
+/// The largest number of devices of a mesh (the compiler's limit, 2^16).
+#define DTRT_MAX_MESH_DEVICES 65536
 
 /// Reduction operations. `DTRT_AVG` is the sum divided by the group size and
 /// is only defined for float dtypes. On `DTRT_I1`, sum is exclusive or (i1

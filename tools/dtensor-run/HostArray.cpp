@@ -1,0 +1,295 @@
+//===- HostArray.cpp - host arrays, their shards and assembly -------------===//
+
+#include "HostArray.h"
+
+#include "dtensor/Support/ShardingMath.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <type_traits>
+
+using namespace dtensor_run;
+using mlir::dtensor::ReduceOp;
+
+HostArray::HostArray(dtrt_dtype dtype, llvm::ArrayRef<int64_t> shape)
+    : dtype(dtype), shape(shape.begin(), shape.end()) {
+  data.resize(numElements() * elementSize(dtype));
+}
+
+int64_t HostArray::numElements() const {
+  int64_t n = 1;
+  for (int64_t s : shape)
+    n *= s;
+  return n;
+}
+
+std::string dtensor_run::formatShape(llvm::ArrayRef<int64_t> shape) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "[";
+  llvm::interleaveComma(shape, os);
+  os << "]";
+  return s;
+}
+
+std::vector<int64_t> dtensor_run::stridesOf(llvm::ArrayRef<int64_t> shape) {
+  std::vector<int64_t> s(shape.size(), 1);
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
+    s[i] = s[i + 1] * shape[i + 1];
+  return s;
+}
+
+std::vector<int64_t> dtensor_run::unflatten(llvm::ArrayRef<int64_t> shape,
+                                            int64_t flat) {
+  std::vector<int64_t> index(shape.size(), 0);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    index[d] = flat % shape[d];
+    flat /= shape[d];
+  }
+  return index;
+}
+
+void dtensor_run::forEachRun(
+    llvm::ArrayRef<int64_t> globalShape, llvm::ArrayRef<int64_t> shape,
+    llvm::ArrayRef<int64_t> offsets,
+    llvm::function_ref<void(int64_t, int64_t, int64_t)> fn) {
+  int64_t rank = static_cast<int64_t>(shape.size());
+  for (int64_t s : shape)
+    if (s == 0)
+      return;
+  if (rank == 0)
+    return fn(0, 0, 1);
+  std::vector<int64_t> gs = stridesOf(globalShape);
+  int64_t runLength = shape.back();
+  int64_t runs = 1;
+  for (int64_t d = 0; d + 1 < rank; ++d)
+    runs *= shape[d];
+  std::vector<int64_t> idx(rank, 0);
+  for (int64_t run = 0; run < runs; ++run) {
+    int64_t g = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      g += (idx[d] + offsets[d]) * gs[d];
+    fn(g, run * runLength, runLength);
+    for (int64_t d = rank - 2; d >= 0; --d) {
+      if (++idx[d] < shape[d])
+        break;
+      idx[d] = 0;
+    }
+  }
+}
+
+bool dtensor_run::holdsPartialZero(const TensorLayout &layout,
+                                   llvm::ArrayRef<int64_t> coords) {
+  for (auto [axis, p] : llvm::enumerate(layout.placements))
+    if (p.isPartial() && p.getReduceOp() == ReduceOp::Sum && coords[axis] != 0)
+      return true;
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Random inputs
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// SplitMix64's finaliser: a well-mixed 64-bit hash of `x`.
+uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+/// Element `flat` of random input `argIndex` as a `T`.
+template <typename T>
+T randomElement(uint64_t seed, uint64_t argIndex, uint64_t flat, double bound) {
+  uint64_t h = mix(mix(mix(seed) ^ argIndex) ^ flat);
+  if constexpr (std::is_floating_point_v<T>) {
+    double unit = static_cast<double>(h >> 11) * 0x1.0p-53; // [0, 1)
+    return static_cast<T>((2 * unit - 1) * bound);
+  } else {
+    int64_t v = static_cast<int64_t>(h % 17) - 8;
+    return static_cast<T>(v);
+  }
+}
+} // namespace
+
+HostArray dtensor_run::randomBlock(const TensorLayout &layout,
+                                   llvm::ArrayRef<int64_t> shape,
+                                   llvm::ArrayRef<int64_t> offsets,
+                                   uint64_t seed, uint64_t argIndex) {
+  HostArray a(layout.dtype, shape);
+  double bound = 1.0;
+  if (layout.shape.size() >= 2)
+    bound = 1.0 / std::sqrt(static_cast<double>(layout.shape.back()));
+  visitDType(layout.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    bool isBool = layout.dtype == DTRT_I1;
+    forEachRun(layout.shape, shape, offsets,
+               [&](int64_t global, int64_t local, int64_t count) {
+                 for (int64_t i = 0; i < count; ++i) {
+                   T v = randomElement<T>(seed, argIndex, global + i, bound);
+                   if (isBool)
+                     v = static_cast<T>(static_cast<int8_t>(v) > 0);
+                   a.set<T>(local + i, v);
+                 }
+               });
+  });
+  return a;
+}
+
+HostArray dtensor_run::randomGlobal(const TensorLayout &layout, uint64_t seed,
+                                    uint64_t argIndex) {
+  std::vector<int64_t> zeros(layout.shape.size(), 0);
+  return randomBlock(layout, layout.shape, zeros, seed, argIndex);
+}
+
+HostArray dtensor_run::randomShard(const TensorLayout &layout,
+                                   llvm::ArrayRef<int64_t> mesh, int64_t rank,
+                                   uint64_t seed, uint64_t argIndex) {
+  auto coords = mlir::dtensor::rankToCoords(mesh, rank);
+  mlir::dtensor::LocalShard shard = mlir::dtensor::computeLocalShard(
+      layout.shape, mesh, layout.placements, coords);
+  if (holdsPartialZero(layout, coords))
+    return HostArray(layout.dtype, shard.shape);
+  return randomBlock(layout, shard.shape, shard.offsets, seed, argIndex);
+}
+
+HostArray dtensor_run::shardOf(const HostArray &global,
+                               const TensorLayout &layout,
+                               llvm::ArrayRef<int64_t> mesh, int64_t rank) {
+  auto coords = mlir::dtensor::rankToCoords(mesh, rank);
+  mlir::dtensor::LocalShard shard = mlir::dtensor::computeLocalShard(
+      global.shape, mesh, layout.placements, coords);
+  HostArray local(global.dtype, shard.shape);
+  if (holdsPartialZero(layout, coords))
+    return local; // zero-initialised
+  int64_t size = elementSize(global.dtype);
+  forEachRun(global.shape, shard.shape, shard.offsets,
+             [&](int64_t g, int64_t l, int64_t count) {
+               std::memcpy(local.data.data() + l * size,
+                           global.data.data() + g * size, count * size);
+             });
+  return local;
+}
+
+//===----------------------------------------------------------------------===//
+// Assembly
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The reduction of the partial axes of `layout` and the number of ranks it
+/// combines; no reduction when nothing is partial.
+std::optional<ReduceOp> partialReduction(const TensorLayout &layout,
+                                         llvm::ArrayRef<int64_t> mesh,
+                                         int64_t &partialRanks) {
+  std::optional<ReduceOp> reduce;
+  partialRanks = 1;
+  for (auto [axis, p] : llvm::enumerate(layout.placements))
+    if (p.isPartial()) {
+      partialRanks *= mesh[axis];
+      reduce = p.getReduceOp();
+    }
+  return reduce;
+}
+
+/// Combines `x` into `acc` with `op` in the element type `T` (sums of floats
+/// go through `Acc`, which is double).
+template <typename T, typename Acc>
+void combine(Acc &acc, T x, ReduceOp op, bool isBool) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (op == ReduceOp::Sum || op == ReduceOp::Avg)
+      acc += x;
+    else if (std::isnan(acc) || std::isnan(x))
+      acc = std::numeric_limits<double>::quiet_NaN();
+    else
+      acc = op == ReduceOp::Max ? std::max<double>(acc, x)
+                                : std::min<double>(acc, x);
+  } else {
+    using U = std::make_unsigned_t<T>;
+    T a = static_cast<T>(acc);
+    if (op == ReduceOp::Sum)
+      a = isBool ? static_cast<T>(a ^ x)
+                 : static_cast<T>(
+                       static_cast<U>(static_cast<U>(a) + static_cast<U>(x)));
+    else
+      a = op == ReduceOp::Max ? std::max(a, x) : std::min(a, x);
+    acc = a;
+  }
+}
+
+template <typename T>
+HostArray assembleTyped(const TensorLayout &layout,
+                        llvm::ArrayRef<int64_t> mesh,
+                        const std::vector<HostArray> &locals) {
+  using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
+  int64_t partialRanks;
+  std::optional<ReduceOp> reduce = partialReduction(layout, mesh, partialRanks);
+  HostArray g(layout.dtype, layout.shape);
+  int64_t n = g.numElements();
+  std::vector<Acc> acc(n, Acc(0));
+  std::vector<char> seen(n, 0);
+  bool isBool = layout.dtype == DTRT_I1;
+  for (size_t r = 0; r < locals.size(); ++r) {
+    auto coords = mlir::dtensor::rankToCoords(mesh, r);
+    bool take = true;
+    for (auto [axis, p] : llvm::enumerate(layout.placements))
+      if (p.isReplicate() && coords[axis] != 0)
+        take = false;
+    if (!take)
+      continue;
+    mlir::dtensor::LocalShard s = mlir::dtensor::computeLocalShard(
+        layout.shape, mesh, layout.placements, coords);
+    forEachRun(layout.shape, s.shape, s.offsets,
+               [&](int64_t gi, int64_t li, int64_t count) {
+                 for (int64_t k = 0; k < count; ++k) {
+                   T x = locals[r].get<T>(li + k);
+                   if (!seen[gi + k] || !reduce)
+                     acc[gi + k] = x;
+                   else
+                     combine<T, Acc>(acc[gi + k], x, *reduce, isBool);
+                   seen[gi + k] = 1;
+                 }
+               });
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    Acc v = acc[i];
+    if constexpr (std::is_floating_point_v<T>)
+      if (reduce == ReduceOp::Avg)
+        v /= partialRanks;
+    g.set<T>(i, static_cast<T>(v));
+  }
+  return g;
+}
+} // namespace
+
+HostArray dtensor_run::assemble(const TensorLayout &layout,
+                                llvm::ArrayRef<int64_t> mesh,
+                                const std::vector<HostArray> &locals) {
+  return visitDType(layout.dtype, [&](auto tag) {
+    return assembleTyped<decltype(tag)>(layout, mesh, locals);
+  });
+}
+
+std::string dtensor_run::formatElement(const HostArray &a, int64_t i) {
+  return visitDType(a.dtype, [&](auto tag) -> std::string {
+    using T = decltype(tag);
+    T v = a.get<T>(i);
+    if constexpr (std::is_floating_point_v<T>) {
+      if (std::isnan(v))
+        return "nan";
+      if (std::isinf(v))
+        return v > 0 ? "inf" : "-inf";
+      char buf[64];
+      std::snprintf(buf, sizeof(buf), "%.*g",
+                    std::numeric_limits<T>::max_digits10,
+                    static_cast<double>(v));
+      return buf;
+    } else {
+      return std::to_string(static_cast<int64_t>(v));
+    }
+  });
+}

@@ -1,0 +1,137 @@
+//===- Jit.cpp - compiling and calling the entry function -----------------===//
+
+#include "Jit.h"
+#include "Options.h"
+
+#include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
+#include "dtrt/dtrt.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+#include <chrono>
+
+using namespace mlir;
+using namespace mlir::dtensor;
+using namespace dtensor_run;
+
+void dtensor_run::stripToOneDevice(ModuleOp module) {
+  module.walk([](Operation *op) {
+    if (isa<RedistributeOp, FromLocalOp, ToLocalOp>(op)) {
+      op->getResult(0).replaceAllUsesWith(op->getOperand(0));
+      op->erase();
+    }
+  });
+}
+
+std::unique_ptr<ExecutionEngine>
+dtensor_run::compileModule(ModuleOp module, StringRef entry, bool partition,
+                           StringRef strategy) {
+  module.lookupSymbol<func::FuncOp>(entry)->setAttr(
+      "llvm.emit_c_interface", UnitAttr::get(module.getContext()));
+  if (partition) {
+    // The partitioner with the requested strategy, then the lowering.
+    PassManager pre(module.getContext());
+    std::string p = ("dtensor-partition{strategy=" + strategy + "}").str();
+    if (failed(parsePassPipeline(p, pre)) || failed(pre.run(module)))
+      fail("partitioning failed (see the errors above)");
+  }
+  PassManager pm(module.getContext());
+  if (failed(parsePassPipeline("dtensor-cpu-pipeline{partition=false}", pm)))
+    fail("cannot build the CPU pipeline");
+  if (failed(pm.run(module)))
+    fail("lowering to LLVM failed (see the errors above)");
+  ExecutionEngineOptions options;
+  options.transformer = makeOptimizingTransformer(2, 0, nullptr);
+  static std::string runnerUtils = DTENSOR_C_RUNNER_UTILS;
+  static llvm::SmallVector<StringRef> libs{runnerUtils};
+  options.sharedLibPaths = libs;
+  auto engine = ExecutionEngine::create(module, options);
+  if (!engine)
+    fail("JIT compilation failed: " + llvm::toString(engine.takeError()));
+  return std::move(*engine);
+}
+
+namespace {
+/// A memref descriptor in memory: allocated and aligned pointers, offset,
+/// sizes and strides, as 8-byte words.
+std::vector<int64_t> descriptor(void *data, llvm::ArrayRef<int64_t> shape) {
+  std::vector<int64_t> d;
+  d.push_back(reinterpret_cast<int64_t>(data));
+  d.push_back(reinterpret_cast<int64_t>(data));
+  d.push_back(0);
+  for (int64_t s : shape)
+    d.push_back(s);
+  for (int64_t s : stridesOf(shape))
+    d.push_back(s);
+  return d;
+}
+
+/// Copies the (possibly strided) memref described by `words` into a
+/// row-major host array of `dtype`.
+HostArray copyResult(const int64_t *words, int64_t rank, dtrt_dtype dtype) {
+  const char *aligned = reinterpret_cast<const char *>(words[1]);
+  int64_t offset = words[2];
+  std::vector<int64_t> shape(words + 3, words + 3 + rank);
+  const int64_t *strides = words + 3 + rank;
+  HostArray a(dtype, shape);
+  int64_t size = elementSize(dtype);
+  std::vector<int64_t> idx(rank, 0);
+  for (int64_t l = 0, n = a.numElements(); l < n; ++l) {
+    int64_t src = offset;
+    for (int64_t d = 0; d < rank; ++d)
+      src += idx[d] * strides[d];
+    std::memcpy(a.data.data() + l * size, aligned + src * size, size);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++idx[d] < a.shape[d])
+        break;
+      idx[d] = 0;
+    }
+  }
+  return a;
+}
+} // namespace
+
+std::vector<HostArray> dtensor_run::callEntry(
+    ExecutionEngine &engine, StringRef entry, std::vector<HostArray> &inputs,
+    const std::vector<TensorLayout> &results, int iters, double &seconds) {
+  // Results: a struct of descriptors, one per result.
+  size_t words = 0;
+  for (const TensorLayout &r : results)
+    words += 3 + 2 * r.shape.size();
+  std::vector<int64_t> resultBuf(words, 0);
+  void *resultPtr = resultBuf.data();
+  std::vector<std::vector<int64_t>> descs;
+  std::vector<void *> descPtrs;
+  for (HostArray &a : inputs)
+    descs.push_back(descriptor(a.data.data(), a.shape));
+  for (auto &d : descs)
+    descPtrs.push_back(d.data());
+  std::vector<void *> args;
+  if (!results.empty())
+    args.push_back(&resultPtr);
+  for (void *&p : descPtrs)
+    args.push_back(&p);
+  std::string name = ("_mlir_ciface_" + entry).str();
+  seconds = 0;
+  for (int it = 0; it < std::max(1, iters); ++it) {
+    auto t0 = std::chrono::steady_clock::now();
+    dtrt_span_begin(entry.str().c_str(), DTRT_SPAN_COMPUTE);
+    if (llvm::Error err = engine.invokePacked(name, args))
+      fail("calling @" + entry + " failed: " + llvm::toString(std::move(err)));
+    dtrt_span_end();
+    auto t1 = std::chrono::steady_clock::now();
+    double s = std::chrono::duration<double>(t1 - t0).count();
+    seconds = it == 0 ? s : std::min(seconds, s);
+  }
+  std::vector<HostArray> out;
+  size_t w = 0;
+  for (const TensorLayout &r : results) {
+    int64_t rank = static_cast<int64_t>(r.shape.size());
+    out.push_back(copyResult(resultBuf.data() + w, rank, r.dtype));
+    w += 3 + 2 * rank;
+  }
+  return out;
+}

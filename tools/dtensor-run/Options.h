@@ -1,0 +1,44 @@
+//===- Options.h - the options of dtensor-run -------------------*- C++ -*-===//
+//
+// The parsed command line, passed to the launcher and the workers (the
+// cl::opt globals stay in dtensor-run.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DTENSOR_TOOLS_DTENSOR_RUN_OPTIONS_H
+#define DTENSOR_TOOLS_DTENSOR_RUN_OPTIONS_H
+
+#include "llvm/ADT/Twine.h"
+
+#include <cstdint>
+#include <string>
+
+namespace dtensor_run {
+
+/// Everything dtensor-run was asked to do.
+struct Options {
+  std::string inputFile;
+  int numRanks = 0;
+  std::string entry;
+  std::string inputs = "random";
+  uint64_t seed = 0;
+  bool check = false;
+  double rtol = 1e-4, atol = 1e-5;
+  std::string outDir, traceFile;
+  std::string backend = "cpu", strategy = "global";
+  int iters = 1;
+  std::string mpirun = "mpirun";
+  /// Seconds before the launcher ends the job; 0 waits forever.
+  unsigned timeoutSeconds = 0;
+  /// Set in the ranks: the directory where each rank leaves its pid, its
+  /// errors and a mark that it finished.
+  std::string workerDir;
+};
+
+/// Prints "dtensor-run: error: <msg>" to stderr and exits with status 1. In
+/// a rank, stderr is that rank's error file, which the launcher reads.
+[[noreturn]] void fail(const llvm::Twine &msg);
+
+} // namespace dtensor_run
+
+#endif // DTENSOR_TOOLS_DTENSOR_RUN_OPTIONS_H
