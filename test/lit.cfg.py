@@ -17,6 +17,12 @@ config.test_exec_root = os.path.join(config.dtensor_obj_root, "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%dtensor_src_root", config.dtensor_src_root))
+config.substitutions.append(("%dtensor_obj_root", config.dtensor_obj_root))
+config.substitutions.append(("%cmake_cxx", " ".join(
+    ["-DCMAKE_MAKE_PROGRAM=" + config.cmake_make_program,
+     "-DCMAKE_CXX_COMPILER=" + config.cxx_compiler]
+    + (["-DCMAKE_CXX_COMPILER_LAUNCHER=" + config.cxx_launcher] if config.cxx_launcher else []))))
+config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%python", config.python_executable or sys.executable))
 config.substitutions.append(("%jsonq", "%s %s" % (config.python_executable or sys.executable, os.path.join(config.test_source_root, "Inputs", "jsonq.py"))))
 

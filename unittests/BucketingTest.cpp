@@ -1,6 +1,6 @@
 //===- BucketingTest.cpp - DDPOptimizer bucketing -------------------------===//
 //
-// The examples of SEMANTICS.md section 6 and the corner cases of the
+// The examples of docs/semantics.md section 6 and the corner cases of the
 // DDPOptimizer rules, on abstract graphs.
 //
 //===----------------------------------------------------------------------===//

@@ -1,5 +1,5 @@
 // The RFC Block (examples/block.mlir: wq, wk, wv, wo 1 MiB, w1, w2 4 MiB)
-// at bucket caps of 25, 4 and 1 MB (SEMANTICS.md section 6).
+// at bucket caps of 25, 4 and 1 MB (docs/semantics.md section 6).
 
 // 25 MB: the first bucket closes at 1 MiB with w2, the rest fits in one.
 // RUN: dtensor-opt %dtensor_src_root/examples/block.mlir --dtensor-ddp-split="bucket-cap-mb=25 report=%t.25.json" -o /dev/null

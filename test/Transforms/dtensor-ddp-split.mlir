@@ -1,4 +1,4 @@
-// The DDP split on the examples of SEMANTICS.md section 6 (inputs in
+// The DDP split on the examples of docs/semantics.md section 6 (inputs in
 // Inputs/ddp-split) and on small cases of its rules (below, -split-input-file).
 
 // 4 x Linear(1000, 1000) at 3.5 MB: 4 submodules, one layer each. The batch

@@ -1,11 +1,11 @@
-// The worked picks of SEMANTICS.md section 4 are PyTorch parity cases: they run
+// The worked picks of docs/semantics.md section 4 are PyTorch parity cases: they run
 // in strategy=pytorch; whole-function planning is tested in
 // dtensor-fake-propagate-global.mlir.
 // RUN: dtensor-opt %s -dtensor-fake-propagate=strategy=pytorch -split-input-file | FileCheck %s
 // Propagation is idempotent: a propagated program needs no further change.
 // RUN: dtensor-opt %s -dtensor-fake-propagate=strategy=pytorch -split-input-file | dtensor-opt -dtensor-fake-propagate=strategy=pytorch -split-input-file | FileCheck %s
 
-// The worked matmul picks of SEMANTICS.md section 4 on a 1-D mesh of 4.
+// The worked matmul picks of docs/semantics.md section 4 on a 1-D mesh of 4.
 
 dtensor.mesh @mesh = <["x" = 4]>
 

@@ -1,7 +1,7 @@
 //===- RedistributePlan.h - placements to collective steps ------*- C++ -*-===//
 //
 // Plans a redistribution as a sequence of per-mesh-axis steps, each one
-// collective (or a local operation), following SEMANTICS.md section 2.
+// collective (or a local operation), following docs/semantics.md section 2.
 // No MLIR IR dependency.
 //
 //===----------------------------------------------------------------------===//

@@ -140,7 +140,7 @@ def DTensorDDPSplit : Pass<"dtensor-ddp-split", "::mlir::ModuleOp"> {
     `<func>_submod_<i>` (0 nearest the input); the original function becomes
     the sequence of calls. A function with a single bucket is left unchanged.
 
-    Bucketing (SEMANTICS.md section 6): walk the ops in reverse program
+    Bucketing (docs/semantics.md section 6): walk the ops in reverse program
     order (the return is skipped); before adding an op, if the front bucket
     is full (its bytes reach `bucket-cap-mb`, or `first-bucket-cap-mb` while
     it is the only bucket) and one of its ops has a user outside it (a later
