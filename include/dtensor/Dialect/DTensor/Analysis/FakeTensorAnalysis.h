@@ -18,6 +18,7 @@
 #define DTENSOR_DIALECT_DTENSOR_ANALYSIS_FAKETENSORANALYSIS_H
 
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
+#include "dtensor/Dialect/DTensor/Interfaces/ShardingRuleOpInterface.h"
 #include "dtensor/Support/RedistributePlan.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -51,14 +52,6 @@ enum class StrategyMode {
 struct FakeTensorOptions {
   UnknownOpPolicy unknownOps = UnknownOpPolicy::Error;
   StrategyMode strategy = StrategyMode::Global;
-};
-
-/// Metadata of one tensor value.
-struct FakeTensor {
-  /// Global shape and element type, from the value's type.
-  RankedTensorType type;
-  /// One placement per axis of the function's mesh (empty without a mesh).
-  Placements placements;
 };
 
 /// A redistribution the program needs: `value` goes from its placements to
