@@ -69,10 +69,25 @@ const Placements *FunctionPlan::getRequiredPlacements(OpOperand &o) const {
 bool FunctionPlan::planSteps(const Redistribution &r,
                              llvm::SmallVectorImpl<RedistributeStep> &steps,
                              std::string &error) const {
-  const FakeTensor *t = lookup(r.value);
-  return planRedistributeMinCost(t->placements, r.target, meshShape,
-                                 getTensorByteSize(t->type), t->type.getRank(),
-                                 steps, error);
+  if (!r.planned) {
+    error = r.planError;
+    return false;
+  }
+  steps.assign(r.steps.begin(), r.steps.end());
+  return true;
+}
+
+void FunctionPlan::planRedistributions() {
+  // The only call of the planner: partitioning and the report read the
+  // steps from here.
+  for (Redistribution &r : redistributions) {
+    const FakeTensor *t = lookup(r.value);
+    r.steps.clear();
+    r.planError.clear();
+    r.planned = planRedistributeMinCost(
+        t->placements, r.target, meshShape, getTensorByteSize(t->type),
+        t->type.getRank(), r.steps, r.planError);
+  }
 }
 
 double FunctionPlan::computeCommCost() const {
@@ -759,6 +774,7 @@ FunctionPlan *FakeTensorAnalysis::analyze(FunctionOpInterface func) {
     }
   }
   inProgress.erase(func);
+  plan->planRedistributions();
   FunctionPlan *raw = plan.get();
   plans[func] = std::move(plan);
   functions.push_back(func);

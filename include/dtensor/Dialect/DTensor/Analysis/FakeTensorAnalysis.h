@@ -64,6 +64,12 @@ struct Redistribution {
   RedistributeOp op;
   /// Operands that read the redistributed value (empty for explicit ops).
   llvm::SmallVector<OpOperand *, 2> users;
+  /// The collective steps the analysis planned (the cheapest plan under the
+  /// cost model, `planRedistributeMinCost`): what partitioning emits and the
+  /// report prints. Valid if `planned`; otherwise `planError` says why.
+  llvm::SmallVector<RedistributeStep, 0> steps;
+  bool planned = false;
+  std::string planError;
 };
 
 /// Everything the analysis knows about one function.
@@ -97,9 +103,9 @@ public:
   /// Tensor values in program order: arguments first, then op results.
   llvm::ArrayRef<Value> getValues() const { return values; }
 
-  /// The collective steps of a redistribution of this plan: the cheapest
-  /// plan under the cost model (`planRedistributeMinCost`), as partitioning
-  /// emits it.
+  /// The collective steps of a redistribution of this plan, as the analysis
+  /// planned them (`Redistribution::steps`) and partitioning emits them.
+  /// Returns false with `error` set if the redistribution has no plan.
   bool planSteps(const Redistribution &r,
                  llvm::SmallVectorImpl<RedistributeStep> &steps,
                  std::string &error) const;
@@ -116,6 +122,9 @@ public:
 private:
   friend class FakeTensorAnalysis;
   friend class FunctionPropagator;
+  /// Plans the steps of every redistribution (`Redistribution::steps`).
+  void planRedistributions();
+
   MeshOp mesh;
   llvm::SmallVector<int64_t, 4> meshShape;
   llvm::DenseMap<Value, FakeTensor> tensors;
