@@ -14,6 +14,10 @@
 #include "dtensor/Dialect/DTensor/Pipelines/Passes.h"
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
 #include "dtensor/Dialect/DTensor/Transforms/Passes.h"
+#include "dtensor/InitAll.h"
+#ifdef DTENSOR_INCLUDE_TESTS
+#include "TestDialect.h"
+#endif
 #include "dtensor/Support/ShardingMath.h"
 #include "dtrt/dtrt.h"
 
@@ -105,10 +109,16 @@ struct ProgramInfo {
 };
 
 void registerEverything(DialectRegistry &registry) {
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
-  registry.insert<DTensorDialect>();
+  // dtensor's dialect and external models (sharding rules), and the test
+  // dialect with its model when the tests are built in.
+  mlir::dtensor::registerAllDialects(registry);
+  mlir::dtensor::registerAllExtensions(registry);
+#ifdef DTENSOR_INCLUDE_TESTS
+  mlir::dtensor::test::registerTestDialect(registry);
+#endif
 }
 
 std::string npyDtype(Type t) {
@@ -747,7 +757,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  registerAllPasses();
+  mlir::registerAllPasses();
   registerDTensorPasses();
   registerDTensorConversionPasses();
   registerDTensorPipelines();
