@@ -786,3 +786,20 @@ FakeTensorAnalysis::getPlan(FunctionOpInterface func) const {
   auto it = plans.find(func);
   return it == plans.end() ? nullptr : it->second.get();
 }
+
+//===----------------------------------------------------------------------===//
+// FakeTensorAnalysisCache
+//===----------------------------------------------------------------------===//
+
+FakeTensorAnalysisCache::FakeTensorAnalysisCache(Operation *op)
+    : module(cast<ModuleOp>(op)) {}
+
+const FakeTensorAnalysis &
+FakeTensorAnalysisCache::get(const FakeTensorOptions &opts) {
+  if (!analysis || !(options == opts)) {
+    analysis.reset();
+    analysis = std::make_unique<FakeTensorAnalysis>(module, opts);
+    options = opts;
+  }
+  return *analysis;
+}

@@ -512,26 +512,32 @@ struct PartitionPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FakeTensorOptions options;
-    options.unknownOps = unknownOps;
-    options.strategy = strategy;
-    {
-      FakeTensorAnalysis analysis(module, options);
-      if (!analysis.succeeded())
-        return signalPassFailure();
-      for (FunctionOpInterface func : analysis.getFunctions())
-        materializePlan(func, *analysis.getPlan(func));
-    }
-    // Re-analyse the materialised program: every redistribution is explicit
-    // and every op carries its placements.
-    FakeTensorAnalysis analysis(module, options);
-    if (!analysis.succeeded())
+    FakeTensorOptions options = makeFakeTensorOptions(unknownOps, strategy);
+    const FakeTensorAnalysis *analysis =
+        &getAnalysis<FakeTensorAnalysisCache>().get(options);
+    if (!analysis->succeeded())
       return signalPassFailure();
+    unsigned inserted = 0;
+    for (FunctionOpInterface func : analysis->getFunctions()) {
+      MaterializeStats stats = materializePlan(func, *analysis->getPlan(func));
+      inserted += stats.redistributions + stats.recreated;
+    }
+    // Values were added (redistributions, created copies): analyse the
+    // materialised program, where every redistribution is explicit and
+    // every op carries its placements. Otherwise the plan still describes
+    // the program.
+    std::unique_ptr<FakeTensorAnalysis> materialized;
+    if (inserted) {
+      materialized = std::make_unique<FakeTensorAnalysis>(module, options);
+      analysis = materialized.get();
+      if (!analysis->succeeded())
+        return signalPassFailure();
+    }
     unsigned count = 0;
     // Callees were analysed first; localise in the same order so that call
     // sites see the callees' local signatures.
-    for (FunctionOpInterface func : analysis.getFunctions()) {
-      const FunctionPlan &plan = *analysis.getPlan(func);
+    for (FunctionOpInterface func : analysis->getFunctions()) {
+      const FunctionPlan &plan = *analysis->getPlan(func);
       if (!plan.getMesh())
         continue;
       Localizer localizer(func, plan, count);

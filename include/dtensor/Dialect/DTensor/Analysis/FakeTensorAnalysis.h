@@ -23,6 +23,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Pass/AnalysisManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -52,7 +53,23 @@ enum class StrategyMode {
 struct FakeTensorOptions {
   UnknownOpPolicy unknownOps = UnknownOpPolicy::Error;
   StrategyMode strategy = StrategyMode::Global;
+
+  bool operator==(const FakeTensorOptions &o) const {
+    return unknownOps == o.unknownOps && strategy == o.strategy;
+  }
 };
+
+/// The analysis options from a pass's `unknown-ops` and `strategy` options
+/// (a pass without `strategy` plans globally). Every pass that runs the
+/// analysis builds its options here.
+inline FakeTensorOptions
+makeFakeTensorOptions(UnknownOpPolicy unknownOps,
+                      StrategyMode strategy = StrategyMode::Global) {
+  FakeTensorOptions options;
+  options.unknownOps = unknownOps;
+  options.strategy = strategy;
+  return options;
+}
 
 /// A redistribution the program needs: `value` goes from its placements to
 /// `target` before `users` read it. Explicit `dtensor.redistribute` ops are
@@ -163,6 +180,33 @@ private:
   llvm::DenseSet<Operation *> inProgress;
   llvm::SmallVector<FunctionOpInterface> functions;
   bool ok = true;
+};
+
+/// The fake-tensor analysis as an MLIR analysis of a module, so that it is
+/// computed once and shared: a module pass calls
+/// `getAnalysis<FakeTensorAnalysisCache>().get(options)`. The result is
+/// computed on first use (and again if asked with other options) and lives
+/// as long as the pass manager keeps the analysis: a pass that leaves the IR
+/// as it was calls `markAnalysesPreserved<FakeTensorAnalysisCache>()` (or
+/// `markAllAnalysesPreserved()`), and the next pass on the module gets the
+/// same plans without re-running the analysis. Any other pass invalidates it.
+class FakeTensorAnalysisCache {
+public:
+  explicit FakeTensorAnalysisCache(Operation *op);
+
+  /// The analysis of the module under `options`; errors are emitted when it
+  /// is computed.
+  const FakeTensorAnalysis &get(const FakeTensorOptions &options);
+
+  /// Kept only while preserved explicitly.
+  bool isInvalidated(const AnalysisManager::PreservedAnalyses &pa) const {
+    return !pa.isPreserved<FakeTensorAnalysisCache>();
+  }
+
+private:
+  ModuleOp module;
+  FakeTensorOptions options;
+  std::unique_ptr<FakeTensorAnalysis> analysis;
 };
 
 /// Byte size of one element of `type` (i1 counts as one byte).
