@@ -3,6 +3,7 @@
 #include "dtensor/InitAll.h"
 
 #include "dtensor/Conversion/Passes.h"
+#include "dtensor/Dialect/DTensor/Extensions/ShardingRuleExternalModels.h"
 #include "dtensor/Dialect/DTensor/IR/DTensorDialect.h"
 #include "dtensor/Dialect/DTensor/Pipelines/Passes.h"
 #include "dtensor/Dialect/DTensor/Transforms/Passes.h"
@@ -33,6 +34,8 @@ void mlir::dtensor::registerAllDialects(DialectRegistry &registry) {
 }
 
 void mlir::dtensor::registerAllExtensions(DialectRegistry &registry) {
+  // Sharding rules of upstream ops (ShardingRuleOpInterface).
+  registerAllShardingRuleExternalModels(registry);
   // One-shot bufferization of the ops the CPU pipeline sees.
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(

@@ -6,6 +6,12 @@
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
 #include "dtensor/InitAll.h"
 
+#ifdef DTENSOR_INCLUDE_TESTS
+namespace mlir::dtensor::test {
+void registerTestDialect(DialectRegistry &registry);
+} // namespace mlir::dtensor::test
+#endif
+
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -93,6 +99,10 @@ void dtensor_run::registerEverything(DialectRegistry &registry) {
   registerAllToLLVMIRTranslations(registry);
   mlir::dtensor::registerAllDialects(registry);
   mlir::dtensor::registerAllExtensions(registry);
+#ifdef DTENSOR_INCLUDE_TESTS
+  // The test dialect with its sharding model (test/lib), for the tests.
+  mlir::dtensor::test::registerTestDialect(registry);
+#endif
 }
 
 OwningOpRef<ModuleOp> dtensor_run::parseProgram(MLIRContext &ctx,

@@ -3,6 +3,7 @@
 // Build: see docs/user-guide.md, "Using the C++ API".
 #include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
 #include "dtensor/Dialect/DTensor/IR/DTensorDialect.h"
+#include "dtensor/InitAll.h"
 #include "dtensor/Support/Placement.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -22,9 +23,9 @@ int main(int argc, char **argv) {
     return 2;
   }
   DialectRegistry registry;
-  registry.insert<dtensor::DTensorDialect, arith::ArithDialect,
-                  func::FuncDialect, linalg::LinalgDialect, math::MathDialect,
-                  tensor::TensorDialect>();
+  // The dialects and the sharding rules (external models on upstream ops).
+  dtensor::registerAllDialects(registry);
+  dtensor::registerAllExtensions(registry);
   MLIRContext ctx(registry);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(argv[1], &ctx);
   if (!module)

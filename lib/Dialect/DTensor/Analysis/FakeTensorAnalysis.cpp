@@ -2,7 +2,7 @@
 
 #include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
 #include "dtensor/Dialect/DTensor/Analysis/GlobalPlanner.h"
-#include "dtensor/Dialect/DTensor/Analysis/ShardingRules.h"
+#include "dtensor/Dialect/DTensor/Interfaces/ShardingRuleOpInterface.h"
 #include "dtensor/Support/CostModel.h"
 #include "dtensor/Support/ShardingMath.h"
 
@@ -69,10 +69,25 @@ const Placements *FunctionPlan::getRequiredPlacements(OpOperand &o) const {
 bool FunctionPlan::planSteps(const Redistribution &r,
                              llvm::SmallVectorImpl<RedistributeStep> &steps,
                              std::string &error) const {
-  const FakeTensor *t = lookup(r.value);
-  return planRedistributeMinCost(t->placements, r.target, meshShape,
-                                 getTensorByteSize(t->type), t->type.getRank(),
-                                 steps, error);
+  if (!r.planned) {
+    error = r.planError;
+    return false;
+  }
+  steps.assign(r.steps.begin(), r.steps.end());
+  return true;
+}
+
+void FunctionPlan::planRedistributions() {
+  // The only call of the planner: partitioning and the report read the
+  // steps from here.
+  for (Redistribution &r : redistributions) {
+    const FakeTensor *t = lookup(r.value);
+    r.steps.clear();
+    r.planError.clear();
+    r.planned = planRedistributeMinCost(
+        t->placements, r.target, meshShape, getTensorByteSize(t->type),
+        t->type.getRank(), r.steps, r.planError);
+  }
 }
 
 double FunctionPlan::computeCommCost() const {
@@ -116,6 +131,19 @@ private:
   LogicalResult visitBlock(Block &block);
   LogicalResult visitOp(Operation *op);
   LogicalResult visitGeneric(Operation *op);
+  /// The unknown-op policy: an error, or one all-replicated candidate (and
+  /// the op's regions visited as replicated code).
+  LogicalResult
+  replicateUnknownOp(Operation *op,
+                     llvm::SmallVectorImpl<ShardingCandidate> &candidates);
+  /// Keeps the candidates producing the op's `dtensor.specs`, if it has any.
+  LogicalResult
+  keepPinnedCandidates(Operation *op, llvm::ArrayRef<Placements> current,
+                       llvm::SmallVectorImpl<ShardingCandidate> &candidates);
+  /// The cheapest candidate under the cost model (PyTorch's tie rules).
+  const ShardingCandidate &
+  chooseCandidate(Operation *op, llvm::ArrayRef<Placements> current,
+                  llvm::ArrayRef<ShardingCandidate> candidates) const;
   LogicalResult visitCall(CallOpInterface call);
   LogicalResult visitFor(scf::ForOp op);
   LogicalResult visitIf(scf::IfOp op);
@@ -370,82 +398,112 @@ LogicalResult FunctionPropagator::visitGeneric(Operation *op) {
     if (it != forced->end())
       candidates.push_back(it->second);
   }
+  auto rule = dyn_cast<ShardingRuleOpInterface>(op);
   if (candidates.empty() &&
-      failed(getShardingCandidates(op, plan.meshShape, current, candidates))) {
-    for (Type t :
-         llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
-      if (isa<TensorType>(t) && !isa<RankedTensorType>(t))
-        return op->emitError() << "unranked tensors are not supported";
-    if (analysis.options.unknownOps == UnknownOpPolicy::Error)
-      return op->emitError()
-             << "no sharding rule for '" << op->getName()
-             << "'; pass unknown-ops=replicate to replicate its operands and "
-                "results";
-    op->emitWarning() << "no sharding rule for '" << op->getName()
-                      << "'; replicating its operands and results";
+      (!rule || failed(rule.getShardingCandidates(plan.meshShape, current,
+                                                  candidates)))) {
     candidates.clear();
-    ShardingCandidate c;
-    for (Value v : op->getOperands()) {
-      c.operands.push_back(isa<RankedTensorType>(v.getType()) ? replicated()
-                                                              : Placements());
-      c.excludedFromCost.push_back(false);
-    }
-    for (Value v : op->getResults())
-      c.results.push_back(isa<RankedTensorType>(v.getType()) ? replicated()
-                                                             : Placements());
-    candidates.push_back(std::move(c));
-    for (Region &region : op->getRegions())
-      for (Block &block : region) {
-        for (BlockArgument arg : block.getArguments())
-          if (failed(set(arg, replicated())))
-            return failure();
-        if (failed(visitBlock(block)))
-          return failure();
-      }
+    if (failed(replicateUnknownOp(op, candidates)))
+      return failure();
   }
-
   // An op annotated with `dtensor.specs` keeps those result placements.
-  if (auto specs =
-          op->getAttrOfType<ArrayAttr>(DTensorDialect::kSpecsAttrName)) {
-    llvm::SmallVector<Placements, 2> pinned;
-    for (Attribute a : specs)
-      pinned.push_back(isa<SpecAttr>(a) ? fromSpec(cast<SpecAttr>(a))
-                                        : Placements());
-    llvm::SmallVector<ShardingCandidate, 4> kept;
-    for (ShardingCandidate &c : candidates)
-      if (llvm::equal(c.results, pinned))
-        kept.push_back(std::move(c));
-    // The strategy may come from whole-function planning: look among all
-    // strategies of the op.
-    if (kept.empty()) {
+  if (failed(keepPinnedCandidates(op, current, candidates)))
+    return failure();
+  const ShardingCandidate &c = chooseCandidate(op, current, candidates);
+  for (OpOperand &o : op->getOpOperands())
+    require(o, c.operands[o.getOperandNumber()]);
+  for (auto [r, ps] : llvm::zip_equal(op->getResults(), c.results))
+    if (isa<RankedTensorType>(r.getType()) && failed(set(r, ps)))
+      return failure();
+  return success();
+}
+
+LogicalResult FunctionPropagator::replicateUnknownOp(
+    Operation *op, llvm::SmallVectorImpl<ShardingCandidate> &candidates) {
+  for (Type t :
+       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (isa<TensorType>(t) && !isa<RankedTensorType>(t))
+      return op->emitError() << "unranked tensors are not supported";
+  if (analysis.options.unknownOps == UnknownOpPolicy::Error)
+    return op->emitError()
+           << "no sharding rule for '" << op->getName()
+           << "'; pass unknown-ops=replicate to replicate its operands and "
+              "results";
+  op->emitWarning() << "no sharding rule for '" << op->getName()
+                    << "'; replicating its operands and results";
+  ShardingCandidate c;
+  for (Value v : op->getOperands()) {
+    c.operands.push_back(isa<RankedTensorType>(v.getType()) ? replicated()
+                                                            : Placements());
+    c.excludedFromCost.push_back(false);
+  }
+  for (Value v : op->getResults())
+    c.results.push_back(isa<RankedTensorType>(v.getType()) ? replicated()
+                                                           : Placements());
+  candidates.push_back(std::move(c));
+  for (Region &region : op->getRegions())
+    for (Block &block : region) {
+      for (BlockArgument arg : block.getArguments())
+        if (failed(set(arg, replicated())))
+          return failure();
+      if (failed(visitBlock(block)))
+        return failure();
+    }
+  return success();
+}
+
+LogicalResult FunctionPropagator::keepPinnedCandidates(
+    Operation *op, llvm::ArrayRef<Placements> current,
+    llvm::SmallVectorImpl<ShardingCandidate> &candidates) {
+  auto specs = op->getAttrOfType<ArrayAttr>(DTensorDialect::kSpecsAttrName);
+  if (!specs)
+    return success();
+  llvm::SmallVector<Placements, 2> pinned;
+  for (Attribute a : specs)
+    pinned.push_back(isa<SpecAttr>(a) ? fromSpec(cast<SpecAttr>(a))
+                                      : Placements());
+  llvm::SmallVector<ShardingCandidate, 4> kept;
+  for (ShardingCandidate &c : candidates)
+    if (llvm::equal(c.results, pinned))
+      kept.push_back(std::move(c));
+  // The strategy may come from whole-function planning: look among all
+  // strategies of the op.
+  if (kept.empty())
+    if (auto rule = dyn_cast<ShardingRuleOpInterface>(op)) {
       llvm::SmallVector<ShardingCandidate, 8> all;
-      if (succeeded(getAllShardingCandidates(op, plan.meshShape, current, all)))
+      if (succeeded(
+              rule.getAllShardingCandidates(plan.meshShape, current, all)))
         for (ShardingCandidate &c : all)
           if (llvm::equal(c.results, pinned))
             kept.push_back(std::move(c));
     }
-    // A created value is built directly in the placements asked for; a fill
-    // needs its destination in the same placements.
-    if (kept.empty() && op->getNumResults() == 1 &&
-        canCreateIn(op->getResult(0), pinned.front()))
-      if (FailureOr<ShardingCandidate> c =
-              getCreationCandidate(op, plan.meshShape, pinned.front());
-          succeeded(c))
-        kept.push_back(std::move(*c));
-    if (kept.empty()) {
-      std::string have;
-      llvm::raw_string_ostream os(have);
-      llvm::interleaveComma(pinned, os, [&](const Placements &ps) {
-        os << placementsToString(ps);
-      });
-      return op->emitError() << "'" << DTensorDialect::kSpecsAttrName
-                             << "' asks for results " << have
-                             << " but no sharding strategy of this op "
-                                "produces them";
-    }
-    candidates = std::move(kept);
+  // A created value is built directly in the placements asked for; a fill
+  // needs its destination in the same placements.
+  if (kept.empty() && op->getNumResults() == 1 &&
+      canCreateIn(op->getResult(0), pinned.front()))
+    if (FailureOr<ShardingCandidate> c =
+            getCreationCandidate(op, plan.meshShape, pinned.front());
+        succeeded(c))
+      kept.push_back(std::move(*c));
+  if (kept.empty()) {
+    std::string have;
+    llvm::raw_string_ostream os(have);
+    llvm::interleaveComma(pinned, os, [&](const Placements &ps) {
+      os << placementsToString(ps);
+    });
+    return op->emitError() << "'" << DTensorDialect::kSpecsAttrName
+                           << "' asks for results " << have
+                           << " but no sharding strategy of this op "
+                              "produces them";
   }
+  candidates.assign(std::make_move_iterator(kept.begin()),
+                    std::make_move_iterator(kept.end()));
+  return success();
+}
 
+const ShardingCandidate &FunctionPropagator::chooseCandidate(
+    Operation *op, llvm::ArrayRef<Placements> current,
+    llvm::ArrayRef<ShardingCandidate> candidates) const {
   llvm::SmallVector<CandidateCost, 4> costs;
   for (const ShardingCandidate &c : candidates) {
     CandidateCost cost;
@@ -461,14 +519,7 @@ LogicalResult FunctionPropagator::visitGeneric(Operation *op) {
     }
     costs.push_back(cost);
   }
-  int64_t chosen = selectCandidate(costs);
-  const ShardingCandidate &c = candidates[chosen];
-  for (OpOperand &o : op->getOpOperands())
-    require(o, c.operands[o.getOperandNumber()]);
-  for (auto [r, ps] : llvm::zip_equal(op->getResults(), c.results))
-    if (isa<RankedTensorType>(r.getType()) && failed(set(r, ps)))
-      return failure();
-  return success();
+  return candidates[selectCandidate(costs)];
 }
 
 FailureOr<Placements> FunctionPropagator::fromCallee(Operation *at,
@@ -723,6 +774,7 @@ FunctionPlan *FakeTensorAnalysis::analyze(FunctionOpInterface func) {
     }
   }
   inProgress.erase(func);
+  plan->planRedistributions();
   FunctionPlan *raw = plan.get();
   plans[func] = std::move(plan);
   functions.push_back(func);
@@ -733,4 +785,21 @@ const FunctionPlan *
 FakeTensorAnalysis::getPlan(FunctionOpInterface func) const {
   auto it = plans.find(func);
   return it == plans.end() ? nullptr : it->second.get();
+}
+
+//===----------------------------------------------------------------------===//
+// FakeTensorAnalysisCache
+//===----------------------------------------------------------------------===//
+
+FakeTensorAnalysisCache::FakeTensorAnalysisCache(Operation *op)
+    : module(cast<ModuleOp>(op)) {}
+
+const FakeTensorAnalysis &
+FakeTensorAnalysisCache::get(const FakeTensorOptions &opts) {
+  if (!analysis || !(options == opts)) {
+    analysis.reset();
+    analysis = std::make_unique<FakeTensorAnalysis>(module, opts);
+    options = opts;
+  }
+  return *analysis;
 }

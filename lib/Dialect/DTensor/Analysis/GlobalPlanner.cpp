@@ -126,7 +126,8 @@ void Planner::collect() {
     }
     PlannedOp p{&op, {}, -1};
     llvm::SmallVector<ShardingCandidate, 4> all;
-    if (failed(getAllShardingCandidates(&op, mesh, current, all)) ||
+    auto rule = dyn_cast<ShardingRuleOpInterface>(&op);
+    if (!rule || failed(rule.getAllShardingCandidates(mesh, current, all)) ||
         all.empty())
       continue;
     p.candidates.assign(std::make_move_iterator(all.begin()),

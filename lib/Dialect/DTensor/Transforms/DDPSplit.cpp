@@ -534,9 +534,9 @@ void DDPSplitPass::runOnOperation() {
   if (!ok)
     return signalPassFailure();
 
-  FakeTensorOptions options;
-  options.unknownOps = unknownOps;
-  FakeTensorAnalysis analysis(module, options);
+  const FakeTensorAnalysis &analysis =
+      getAnalysis<FakeTensorAnalysisCache>().get(
+          makeFakeTensorOptions(unknownOps));
   if (!analysis.succeeded())
     return signalPassFailure();
 

@@ -22,10 +22,9 @@ struct FakePropagatePass
   using Base::Base;
 
   void runOnOperation() override {
-    FakeTensorOptions options;
-    options.unknownOps = unknownOps;
-    options.strategy = strategy;
-    FakeTensorAnalysis analysis(getOperation(), options);
+    const FakeTensorAnalysis &analysis =
+        getAnalysis<FakeTensorAnalysisCache>().get(
+            makeFakeTensorOptions(unknownOps, strategy));
     if (!analysis.succeeded())
       return signalPassFailure();
     for (FunctionOpInterface func : analysis.getFunctions()) {

@@ -362,10 +362,9 @@ struct FakeReportPass
           << "'";
       return signalPassFailure();
     }
-    FakeTensorOptions options;
-    options.unknownOps = unknownOps;
-    options.strategy = strategy;
-    FakeTensorAnalysis analysis(getOperation(), options);
+    const FakeTensorAnalysis &analysis =
+        getAnalysis<FakeTensorAnalysisCache>().get(
+            makeFakeTensorOptions(unknownOps, strategy));
     if (!analysis.succeeded())
       return signalPassFailure();
 

@@ -11,7 +11,7 @@
 #include "dtensor/Dialect/DTensor/Transforms/Passes.h"
 
 #include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
-#include "dtensor/Dialect/DTensor/Analysis/ShardingRules.h"
+#include "dtensor/Dialect/DTensor/Interfaces/ShardingRuleOpInterface.h"
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
 #include "dtensor/Dialect/DTensor/Transforms/MaterializePlan.h"
 #include "dtensor/Support/ShardingMath.h"
@@ -20,7 +20,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/Matchers.h"
 
 namespace mlir {
 namespace dtensor {
@@ -34,53 +33,73 @@ using namespace mlir::dtensor;
 
 namespace {
 
-/// Size and offset of one dim of a shard, static where known.
-struct Extent {
-  OpFoldResult size;
-  OpFoldResult offset;
-};
-
 /// Rewrites one function into its local program.
-class Localizer {
+class Localizer : public PartitionContext {
 public:
   Localizer(FunctionOpInterface func, const FunctionPlan &plan,
             unsigned &numCollectives)
       : func(func), plan(plan), mesh(plan.getMesh()),
         meshShape(plan.getMeshShape()), b(func.getContext()),
-        numCollectives(numCollectives) {}
+        numCollectives(numCollectives) {
+    for (const Redistribution &r : plan.getRedistributions())
+      if (r.op)
+        explicitRedistributions[r.op] = &r;
+  }
 
   LogicalResult run();
 
-private:
-  RankedTensorType localType(RankedTensorType global,
-                             ArrayRef<Placement> ps) const {
+  // PartitionContext.
+  ArrayRef<int64_t> getMeshShape() const override { return meshShape; }
+  OpBuilder &getBuilder() override { return b; }
+  /// Metadata of a value of the function, also after it was replaced.
+  const FakeTensor *lookup(Value v) const override {
+    // Replacements first: a replacement may be a value of the plan with
+    // other placements (the local operand of a from_local).
+    if (const FakeTensor *t = replaced.lookup(v))
+      return t;
+    return plan.lookup(v);
+  }
+  RankedTensorType getLocalType(RankedTensorType global,
+                                ArrayRef<Placement> ps) const override {
     return RankedTensorType::get(computeLocalTypeShape(global.getShape(),
                                                        meshShape, ps,
                                                        ShapedType::kDynamic),
                                  global.getElementType());
   }
+  OpFoldResult getDimSize(Location loc, Value v, int64_t d) override;
+  /// LocalExtent of dim `d` of a tensor of global size `n` under `ps` on this
+  /// rank, relative to the global tensor.
+  LocalExtent getExtent(Location loc, int64_t n, ArrayRef<Placement> ps,
+                        int64_t d) override;
+  /// Sizes of the local tensor of `global` under `ps`.
+  SmallVector<OpFoldResult> getLocalSizes(Location loc,
+                                          RankedTensorType global,
+                                          ArrayRef<Placement> ps) override;
+  /// Replaces `from` (a value of the plan) by `to`, keeping its metadata.
+  void replace(Value from, Value to, Operation *except = nullptr) override {
+    if (const FakeTensor *t = lookup(from))
+      replaced[to] = t;
+    if (except)
+      from.replaceAllUsesExcept(to, except);
+    else
+      from.replaceAllUsesWith(to);
+  }
+  /// Gives the results of `op` their local types, in place.
+  void localizeResultTypes(Operation *op) override;
+
+private:
   Value index(Location loc, int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v);
   }
   /// This rank's coordinate on a mesh axis, created once per function.
   Value coord(int64_t axis);
   /// Chunk `c` of `k` of a dim of `size` elements (torch.chunk rule).
-  Extent chunk(Location loc, OpFoldResult size, int64_t k, Value c);
-  /// Extent of dim `d` of a tensor of global size `n` under `ps` on this
-  /// rank, relative to the global tensor.
-  Extent extent(Location loc, int64_t n, ArrayRef<Placement> ps, int64_t d);
-  /// Sizes of the local tensor of `global` under `ps`.
-  SmallVector<OpFoldResult> localSizes(Location loc, RankedTensorType global,
-                                       ArrayRef<Placement> ps);
-  /// Dynamic sizes of `type` taken from `sizes`.
-  SmallVector<Value> dynamicSizes(Location loc, RankedTensorType type,
-                                  ArrayRef<OpFoldResult> sizes);
+  LocalExtent chunk(Location loc, OpFoldResult size, int64_t k, Value c);
   /// Slices `[offset, offset + size)` of dim `d` of `v`.
   Value sliceDim(Location loc, Value v, int64_t d, OpFoldResult offset,
                  OpFoldResult size);
   /// Pads dim `d` of `v` at the end to `size` elements.
   Value padDim(Location loc, Value v, int64_t d, OpFoldResult size);
-  OpFoldResult dimSize(Location loc, Value v, int64_t d);
   /// All-gathers dim `d` of `cur` over `axes` (`k` ranks) into the `n`
   /// elements it has after the gather, padding uneven shards to equal
   /// blocks and slicing the padding off.
@@ -89,30 +108,27 @@ private:
                      DenseI64ArrayAttr axes);
   Value castTo(Location loc, Value v, Type type);
 
+  /// Emits the redistribution steps the analysis planned for `op`.
   LogicalResult lowerRedistribute(RedistributeOp op);
-  LogicalResult lowerCreation(Operation *op, ArrayRef<Placement> ps);
+  /// Emits one step of a redistribution of a tensor of type `global`.
+  Value lowerStep(Location loc, Value cur, const RedistributeStep &step,
+                  RankedTensorType global);
+  Value lowerAllGather(Location loc, Value cur, const RedistributeStep &step,
+                       RankedTensorType global);
+  Value lowerReduceScatter(Location loc, Value cur,
+                           const RedistributeStep &step,
+                           RankedTensorType global);
+  Value lowerAllToAll(Location loc, Value cur, const RedistributeStep &step,
+                      RankedTensorType global);
+  Value lowerLocalDivide(Location loc, Value cur,
+                         const RedistributeStep &step);
   LogicalResult localizeOp(Operation *op);
-  /// Gives the results of `op` their local types, in place.
-  void localizeGeneric(Operation *op);
-
-  /// Metadata of a value of the function, also after it was replaced.
-  const FakeTensor *lookup(Value v) const {
-    // Replacements first: a replacement may be a value of the plan with
-    // other placements (the local operand of a from_local).
-    if (const FakeTensor *t = replaced.lookup(v))
-      return t;
-    return plan.lookup(v);
-  }
-  /// Replaces `from` (a value of the plan) by `to`, keeping its metadata.
-  void replace(Value from, Value to) {
-    if (const FakeTensor *t = lookup(from))
-      replaced[to] = t;
-    from.replaceAllUsesWith(to);
-  }
 
   FunctionOpInterface func;
   const FunctionPlan &plan;
   DenseMap<Value, const FakeTensor *> replaced;
+  /// What the analysis planned for each explicit redistribution.
+  DenseMap<Operation *, const Redistribution *> explicitRedistributions;
   MeshOp mesh;
   ArrayRef<int64_t> meshShape;
   OpBuilder b;
@@ -136,7 +152,7 @@ Value Localizer::coord(int64_t axis) {
   return c;
 }
 
-Extent Localizer::chunk(Location loc, OpFoldResult size, int64_t k, Value c) {
+LocalExtent Localizer::chunk(Location loc, OpFoldResult size, int64_t k, Value c) {
   std::optional<int64_t> n = getConstantIntValue(size);
   if (k == 1)
     return {size, b.getIndexAttr(0)};
@@ -156,14 +172,14 @@ Extent Localizer::chunk(Location loc, OpFoldResult size, int64_t k, Value c) {
   return {len, offset};
 }
 
-Extent Localizer::extent(Location loc, int64_t n, ArrayRef<Placement> ps,
+LocalExtent Localizer::getExtent(Location loc, int64_t n, ArrayRef<Placement> ps,
                          int64_t d) {
   OpFoldResult size = b.getIndexAttr(n);
   OpFoldResult offset = b.getIndexAttr(0);
   for (auto [axis, p] : llvm::enumerate(ps)) {
     if (!p.isShard(d))
       continue;
-    Extent e = chunk(loc, size, meshShape[axis], coord(axis));
+    LocalExtent e = chunk(loc, size, meshShape[axis], coord(axis));
     size = e.size;
     Value o = getValueOrCreateConstantIndexOp(b, loc, offset);
     Value eo = getValueOrCreateConstantIndexOp(b, loc, e.offset);
@@ -172,30 +188,21 @@ Extent Localizer::extent(Location loc, int64_t n, ArrayRef<Placement> ps,
   return {size, offset};
 }
 
-SmallVector<OpFoldResult> Localizer::localSizes(Location loc,
-                                                RankedTensorType global,
-                                                ArrayRef<Placement> ps) {
-  RankedTensorType local = localType(global, ps);
+SmallVector<OpFoldResult>
+Localizer::getLocalSizes(Location loc, RankedTensorType global,
+                         ArrayRef<Placement> ps) {
+  RankedTensorType local = getLocalType(global, ps);
   SmallVector<OpFoldResult> sizes;
   for (int64_t d = 0; d < global.getRank(); ++d) {
     if (!local.isDynamicDim(d))
       sizes.push_back(b.getIndexAttr(local.getDimSize(d)));
     else
-      sizes.push_back(extent(loc, global.getDimSize(d), ps, d).size);
+      sizes.push_back(getExtent(loc, global.getDimSize(d), ps, d).size);
   }
   return sizes;
 }
 
-SmallVector<Value> Localizer::dynamicSizes(Location loc, RankedTensorType type,
-                                           ArrayRef<OpFoldResult> sizes) {
-  SmallVector<Value> dyn;
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    if (type.isDynamicDim(d))
-      dyn.push_back(getValueOrCreateConstantIndexOp(b, loc, sizes[d]));
-  return dyn;
-}
-
-OpFoldResult Localizer::dimSize(Location loc, Value v, int64_t d) {
+OpFoldResult Localizer::getDimSize(Location loc, Value v, int64_t d) {
   auto type = cast<RankedTensorType>(v.getType());
   if (!type.isDynamicDim(d))
     return b.getIndexAttr(type.getDimSize(d));
@@ -208,7 +215,7 @@ Value Localizer::sliceDim(Location loc, Value v, int64_t d, OpFoldResult offset,
   SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
   SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
   for (int64_t i = 0; i < type.getRank(); ++i)
-    sizes.push_back(i == d ? size : dimSize(loc, v, i));
+    sizes.push_back(i == d ? size : getDimSize(loc, v, i));
   offsets[d] = offset;
   return tensor::ExtractSliceOp::create(b, loc, v, offsets, sizes, strides);
 }
@@ -220,7 +227,7 @@ Value Localizer::padDim(Location loc, Value v, int64_t d, OpFoldResult size) {
     return v;
   SmallVector<OpFoldResult> low(type.getRank(), b.getIndexAttr(0));
   SmallVector<OpFoldResult> high(type.getRank(), b.getIndexAttr(0));
-  Value have = getValueOrCreateConstantIndexOp(b, loc, dimSize(loc, v, d));
+  Value have = getValueOrCreateConstantIndexOp(b, loc, getDimSize(loc, v, d));
   Value target = getValueOrCreateConstantIndexOp(b, loc, size);
   high[d] = arith::SubIOp::create(b, loc, target, have).getResult();
   SmallVector<int64_t> shape(type.getShape());
@@ -268,207 +275,173 @@ Value Localizer::gatherPadded(Location loc, Value cur, int64_t d,
 LogicalResult Localizer::lowerRedistribute(RedistributeOp op) {
   Location loc = op.getLoc();
   auto global = cast<RankedTensorType>(op.getType());
-  const FakeTensor *src = lookup(op.getSource());
-  Placements from = src->placements;
-  Placements to(op.getSpec().getPlacements().begin(),
-                op.getSpec().getPlacements().end());
-  SmallVector<RedistributeStep> steps;
-  std::string err;
-  if (!planRedistributeMinCost(from, to, meshShape, getTensorByteSize(global),
-                               global.getRank(), steps, err))
-    return op.emitError() << "cannot redistribute: " << err;
+  // The steps are the ones the analysis planned (and the report prints).
+  const Redistribution *r = explicitRedistributions.lookup(op);
+  assert(r && "every explicit redistribution is in the plan");
+  if (!r->planned)
+    return op.emitError() << "cannot redistribute: " << r->planError;
   b.setInsertionPoint(op);
   Value cur = op.getSource();
-  FlatSymbolRefAttr meshRef = FlatSymbolRefAttr::get(mesh.getSymNameAttr());
-  Type elt = global.getElementType();
-  for (const RedistributeStep &step : steps) {
+  for (const RedistributeStep &step : r->steps) {
     Placements after = step.before;
     after[step.axis] = step.to;
-    int64_t k = meshShape[step.axis];
-    DenseI64ArrayAttr axes = b.getDenseI64ArrayAttr({step.axis});
-    RankedTensorType afterType = localType(global, after);
-    auto curType = cast<RankedTensorType>(cur.getType());
-    switch (step.kind) {
-    case StepKind::AllGather: {
-      int64_t d = step.from.getDim();
-      OpFoldResult n = extent(loc, global.getDimSize(d), after, d).size;
-      std::optional<int64_t> ns = getConstantIntValue(n);
-      if (ns && !curType.isDynamicDim(d) && curType.getDimSize(d) * k == *ns) {
-        cur = AllGatherOp::create(b, loc, afterType, cur, meshRef, axes,
-                                  b.getI64IntegerAttr(d));
-      } else {
-        cur = gatherPadded(loc, cur, d, n, k, meshRef, axes);
-      }
-      ++numCollectives;
-      break;
-    }
-    case StepKind::AllReduce:
-      cur = AllReduceOp::create(
-          b, loc, curType, cur, meshRef, axes,
-          ReduceOpAttr::get(b.getContext(), step.from.getReduceOp()));
-      ++numCollectives;
-      break;
-    case StepKind::ReduceScatter: {
-      int64_t d = step.to.getDim();
-      OpFoldResult n = dimSize(loc, cur, d);
-      std::optional<int64_t> ns = getConstantIntValue(n);
-      auto kind = ReduceOpAttr::get(b.getContext(), step.from.getReduceOp());
-      if (ns && *ns % k == 0) {
-        cur = ReduceScatterOp::create(b, loc, afterType, cur, meshRef, axes,
-                                      kind, b.getI64IntegerAttr(d));
-      } else {
-        // Uneven: pad to k equal blocks; block c starts where torch.chunk's
-        // chunk c starts, so slicing its head gives the chunk.
-        Value nv = getValueOrCreateConstantIndexOp(b, loc, n);
-        Value full = arith::CeilDivUIOp::create(b, loc, nv, index(loc, k));
-        Value total = arith::MulIOp::create(b, loc, full, index(loc, k));
-        OpFoldResult totalOfr = total;
-        if (ns)
-          totalOfr = b.getIndexAttr(((*ns + k - 1) / k) * k);
-        Value padded = padDim(loc, cur, d, totalOfr);
-        auto pt = cast<RankedTensorType>(padded.getType());
-        SmallVector<int64_t> shape(pt.getShape());
-        shape[d] = ShapedType::isDynamic(shape[d]) ? ShapedType::kDynamic
-                                                   : shape[d] / k;
-        Value scattered = ReduceScatterOp::create(
-            b, loc, RankedTensorType::get(shape, elt), padded, meshRef, axes,
-            kind, b.getI64IntegerAttr(d));
-        Extent e = chunk(loc, n, k, coord(step.axis));
-        cur = sliceDim(loc, scattered, d, b.getIndexAttr(0), e.size);
-      }
-      ++numCollectives;
-      break;
-    }
-    case StepKind::AllToAll: {
-      int64_t i = step.from.getDim(), j = step.to.getDim();
-      OpFoldResult nj = dimSize(loc, cur, j);
-      std::optional<int64_t> njs = getConstantIntValue(nj);
-      OpFoldResult ni = extent(loc, global.getDimSize(i), after, i).size;
-      std::optional<int64_t> nis = getConstantIntValue(ni);
-      bool even = njs && *njs % k == 0 && nis && !curType.isDynamicDim(i) &&
-                  curType.getDimSize(i) * k == *nis;
-      if (even) {
-        cur =
-            AllToAllOp::create(b, loc, afterType, cur, meshRef, axes,
-                               b.getI64IntegerAttr(j), b.getI64IntegerAttr(i));
-      } else {
-        // Uneven shards: gather dim i, then keep this rank's chunk of dim j.
-        Value whole = gatherPadded(loc, cur, i, ni, k, meshRef, axes);
-        Extent e = chunk(loc, dimSize(loc, whole, j), k, coord(step.axis));
-        cur = sliceDim(loc, whole, j, e.offset, e.size);
-      }
-      ++numCollectives;
-      break;
-    }
-    case StepKind::LocalChunk: {
-      int64_t d = step.to.getDim();
-      Extent e = chunk(loc, dimSize(loc, cur, d), k, coord(step.axis));
-      cur = sliceDim(loc, cur, d, e.offset, e.size);
-      break;
-    }
-    case StepKind::LocalDivide: {
-      // R -> P(sum): floats hold 1/k of the value on every rank (PyTorch);
-      // integers, which cannot be divided exactly, keep the value on group
-      // rank 0 and zeros elsewhere.
-      SmallVector<OpFoldResult> sizes;
-      for (int64_t d = 0; d < curType.getRank(); ++d)
-        sizes.push_back(dimSize(loc, cur, d));
-      Value init = tensor::EmptyOp::create(b, loc, sizes, elt);
-      bool isFloat = isa<FloatType>(elt);
-      Value kv, keep;
-      if (isFloat) {
-        kv = arith::ConstantOp::create(b, loc, elt,
-                                       b.getFloatAttr(elt, double(k)));
-      } else {
-        keep = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                     coord(step.axis), index(loc, 0));
-        kv = arith::ConstantOp::create(b, loc, elt, b.getZeroAttr(elt));
-      }
-      auto map = b.getMultiDimIdentityMap(curType.getRank());
-      SmallVector<utils::IteratorType> iters(curType.getRank(),
-                                             utils::IteratorType::parallel);
-      cur =
-          linalg::GenericOp::create(
-              b, loc, init.getType(), ValueRange{cur}, ValueRange{init},
-              ArrayRef<AffineMap>{map, map}, iters,
-              [&](OpBuilder &nb, Location nl, ValueRange args) {
-                Value q =
-                    isFloat
-                        ? arith::DivFOp::create(nb, nl, args[0], kv).getResult()
-                        : arith::SelectOp::create(nb, nl, keep, args[0], kv)
-                              .getResult();
-                linalg::YieldOp::create(nb, nl, q);
-              })
-              .getResult(0);
-      break;
-    }
-    case StepKind::LocalKeep:
-      break;
-    }
-    cur = castTo(loc, cur, afterType);
+    cur = castTo(loc, lowerStep(loc, cur, step, global),
+                 getLocalType(global, after));
   }
-  replace(op.getResult(), castTo(loc, cur, localType(global, to)));
+  replace(op.getResult(), castTo(loc, cur, getLocalType(global, r->target)));
   op.erase();
   return success();
 }
 
-LogicalResult Localizer::lowerCreation(Operation *op, ArrayRef<Placement> ps) {
-  Location loc = op->getLoc();
-  auto global = cast<RankedTensorType>(op->getResult(0).getType());
-  RankedTensorType local = localType(global, ps);
-  b.setInsertionPoint(op);
-  SmallVector<OpFoldResult> sizes = localSizes(loc, global, ps);
-  Value repl;
-  if (isa<tensor::EmptyOp>(op)) {
-    repl = tensor::EmptyOp::create(b, loc, local.getShape(),
-                                   local.getElementType(),
-                                   dynamicSizes(loc, local, sizes));
-  } else if (auto splat = dyn_cast<tensor::SplatOp>(op)) {
-    repl = tensor::SplatOp::create(b, loc, local, splat.getInput(),
-                                   dynamicSizes(loc, local, sizes));
-  } else {
-    DenseElementsAttr dense;
-    if (matchPattern(op->getResult(0), m_Constant(&dense)) && dense.isSplat()) {
-      if (local.hasStaticShape()) {
-        repl =
-            arith::ConstantOp::create(b, loc, local, dense.resizeSplat(local));
-      } else {
-        Value init = tensor::EmptyOp::create(b, loc, local.getShape(),
-                                             local.getElementType(),
-                                             dynamicSizes(loc, local, sizes));
-        Value scalar = arith::ConstantOp::create(
-            b, loc, local.getElementType(),
-            cast<TypedAttr>(dense.getSplatValue<Attribute>()));
-        repl = linalg::FillOp::create(b, loc, scalar, init).getResult(0);
-      }
-    } else {
-      // A non-splat created value: every rank builds it whole and keeps its
-      // own part.
-      b.setInsertionPointAfter(op);
-      SmallVector<OpFoldResult> offsets, strides;
-      for (int64_t d = 0; d < global.getRank(); ++d) {
-        offsets.push_back(extent(loc, global.getDimSize(d), ps, d).offset);
-        strides.push_back(b.getIndexAttr(1));
-      }
-      auto slice = tensor::ExtractSliceOp::create(
-          b, loc, local, op->getResult(0), offsets, sizes, strides);
-      if (const FakeTensor *t = lookup(op->getResult(0)))
-        replaced[slice.getResult()] = t;
-      op->getResult(0).replaceAllUsesExcept(slice, slice);
-      op->removeAttr(DTensorDialect::kSpecsAttrName);
-      return success();
-    }
+Value Localizer::lowerStep(Location loc, Value cur,
+                           const RedistributeStep &step,
+                           RankedTensorType global) {
+  FlatSymbolRefAttr meshRef = FlatSymbolRefAttr::get(mesh.getSymNameAttr());
+  DenseI64ArrayAttr axes = b.getDenseI64ArrayAttr({step.axis});
+  switch (step.kind) {
+  case StepKind::AllGather:
+    ++numCollectives;
+    return lowerAllGather(loc, cur, step, global);
+  case StepKind::AllReduce:
+    ++numCollectives;
+    return AllReduceOp::create(
+        b, loc, cur.getType(), cur, meshRef, axes,
+        ReduceOpAttr::get(b.getContext(), step.from.getReduceOp()));
+  case StepKind::ReduceScatter:
+    ++numCollectives;
+    return lowerReduceScatter(loc, cur, step, global);
+  case StepKind::AllToAll:
+    ++numCollectives;
+    return lowerAllToAll(loc, cur, step, global);
+  case StepKind::LocalChunk: {
+    int64_t d = step.to.getDim();
+    LocalExtent e = chunk(loc, getDimSize(loc, cur, d), meshShape[step.axis],
+                          coord(step.axis));
+    return sliceDim(loc, cur, d, e.offset, e.size);
   }
-  replace(op->getResult(0), repl);
-  op->erase();
-  return success();
+  case StepKind::LocalDivide:
+    return lowerLocalDivide(loc, cur, step);
+  case StepKind::LocalKeep:
+    return cur;
+  }
+  llvm_unreachable("unknown step kind");
 }
 
-/// True if `op` is a value created from scalars that the partitioner builds
-/// locally (not fills or copies, which are localised like any op).
-static bool isLocalCreation(Operation *op) {
-  return isCreationOp(op) && op->getNumResults() == 1 &&
-         isa<RankedTensorType>(op->getResult(0).getType());
+Value Localizer::lowerAllGather(Location loc, Value cur,
+                                const RedistributeStep &step,
+                                RankedTensorType global) {
+  Placements after = step.before;
+  after[step.axis] = step.to;
+  int64_t k = meshShape[step.axis];
+  FlatSymbolRefAttr meshRef = FlatSymbolRefAttr::get(mesh.getSymNameAttr());
+  DenseI64ArrayAttr axes = b.getDenseI64ArrayAttr({step.axis});
+  auto curType = cast<RankedTensorType>(cur.getType());
+  int64_t d = step.from.getDim();
+  OpFoldResult n = getExtent(loc, global.getDimSize(d), after, d).size;
+  std::optional<int64_t> ns = getConstantIntValue(n);
+  if (ns && !curType.isDynamicDim(d) && curType.getDimSize(d) * k == *ns)
+    return AllGatherOp::create(b, loc, getLocalType(global, after), cur,
+                               meshRef, axes, b.getI64IntegerAttr(d));
+  return gatherPadded(loc, cur, d, n, k, meshRef, axes);
+}
+
+Value Localizer::lowerReduceScatter(Location loc, Value cur,
+                                    const RedistributeStep &step,
+                                    RankedTensorType global) {
+  Placements after = step.before;
+  after[step.axis] = step.to;
+  int64_t k = meshShape[step.axis];
+  FlatSymbolRefAttr meshRef = FlatSymbolRefAttr::get(mesh.getSymNameAttr());
+  DenseI64ArrayAttr axes = b.getDenseI64ArrayAttr({step.axis});
+  int64_t d = step.to.getDim();
+  OpFoldResult n = getDimSize(loc, cur, d);
+  std::optional<int64_t> ns = getConstantIntValue(n);
+  auto kind = ReduceOpAttr::get(b.getContext(), step.from.getReduceOp());
+  if (ns && *ns % k == 0)
+    return ReduceScatterOp::create(b, loc, getLocalType(global, after), cur,
+                                   meshRef, axes, kind, b.getI64IntegerAttr(d));
+  // Uneven: pad to k equal blocks; block c starts where torch.chunk's chunk
+  // c starts, so slicing its head gives the chunk.
+  Value nv = getValueOrCreateConstantIndexOp(b, loc, n);
+  Value full = arith::CeilDivUIOp::create(b, loc, nv, index(loc, k));
+  Value total = arith::MulIOp::create(b, loc, full, index(loc, k));
+  OpFoldResult totalOfr = total;
+  if (ns)
+    totalOfr = b.getIndexAttr(((*ns + k - 1) / k) * k);
+  Value padded = padDim(loc, cur, d, totalOfr);
+  auto pt = cast<RankedTensorType>(padded.getType());
+  SmallVector<int64_t> shape(pt.getShape());
+  shape[d] =
+      ShapedType::isDynamic(shape[d]) ? ShapedType::kDynamic : shape[d] / k;
+  Value scattered = ReduceScatterOp::create(
+      b, loc, RankedTensorType::get(shape, global.getElementType()), padded,
+      meshRef, axes, kind, b.getI64IntegerAttr(d));
+  LocalExtent e = chunk(loc, n, k, coord(step.axis));
+  return sliceDim(loc, scattered, d, b.getIndexAttr(0), e.size);
+}
+
+Value Localizer::lowerAllToAll(Location loc, Value cur,
+                               const RedistributeStep &step,
+                               RankedTensorType global) {
+  Placements after = step.before;
+  after[step.axis] = step.to;
+  int64_t k = meshShape[step.axis];
+  FlatSymbolRefAttr meshRef = FlatSymbolRefAttr::get(mesh.getSymNameAttr());
+  DenseI64ArrayAttr axes = b.getDenseI64ArrayAttr({step.axis});
+  auto curType = cast<RankedTensorType>(cur.getType());
+  int64_t i = step.from.getDim(), j = step.to.getDim();
+  OpFoldResult nj = getDimSize(loc, cur, j);
+  std::optional<int64_t> njs = getConstantIntValue(nj);
+  OpFoldResult ni = getExtent(loc, global.getDimSize(i), after, i).size;
+  std::optional<int64_t> nis = getConstantIntValue(ni);
+  bool even = njs && *njs % k == 0 && nis && !curType.isDynamicDim(i) &&
+              curType.getDimSize(i) * k == *nis;
+  if (even)
+    return AllToAllOp::create(b, loc, getLocalType(global, after), cur,
+                              meshRef, axes, b.getI64IntegerAttr(j),
+                              b.getI64IntegerAttr(i));
+  // Uneven shards: gather dim i, then keep this rank's chunk of dim j.
+  Value whole = gatherPadded(loc, cur, i, ni, k, meshRef, axes);
+  LocalExtent e = chunk(loc, getDimSize(loc, whole, j), k, coord(step.axis));
+  return sliceDim(loc, whole, j, e.offset, e.size);
+}
+
+Value Localizer::lowerLocalDivide(Location loc, Value cur,
+                                  const RedistributeStep &step) {
+  // R -> P(sum): floats hold 1/k of the value on every rank (PyTorch);
+  // integers, which cannot be divided exactly, keep the value on group rank
+  // 0 and zeros elsewhere.
+  int64_t k = meshShape[step.axis];
+  auto curType = cast<RankedTensorType>(cur.getType());
+  Type elt = curType.getElementType();
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < curType.getRank(); ++d)
+    sizes.push_back(getDimSize(loc, cur, d));
+  Value init = tensor::EmptyOp::create(b, loc, sizes, elt);
+  bool isFloat = isa<FloatType>(elt);
+  Value kv, keep;
+  if (isFloat) {
+    kv = arith::ConstantOp::create(b, loc, elt, b.getFloatAttr(elt, double(k)));
+  } else {
+    keep = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                 coord(step.axis), index(loc, 0));
+    kv = arith::ConstantOp::create(b, loc, elt, b.getZeroAttr(elt));
+  }
+  auto map = b.getMultiDimIdentityMap(curType.getRank());
+  SmallVector<utils::IteratorType> iters(curType.getRank(),
+                                         utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), ValueRange{cur}, ValueRange{init},
+             ArrayRef<AffineMap>{map, map}, iters,
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               Value q =
+                   isFloat
+                       ? arith::DivFOp::create(nb, nl, args[0], kv).getResult()
+                       : arith::SelectOp::create(nb, nl, keep, args[0], kv)
+                             .getResult();
+               linalg::YieldOp::create(nb, nl, q);
+             })
+      .getResult(0);
 }
 
 LogicalResult Localizer::localizeOp(Operation *op) {
@@ -479,7 +452,7 @@ LogicalResult Localizer::localizeOp(Operation *op) {
     Value local = op->getOperand(0);
     Type want = op->getResult(0).getType();
     if (auto f = dyn_cast<FromLocalOp>(op))
-      want = localType(f.getType(), f.getSpec().getPlacements());
+      want = getLocalType(f.getType(), f.getSpec().getPlacements());
     else
       want = op->getResult(0).getType();
     // A distinct value, so that the operand keeps its own metadata.
@@ -492,108 +465,18 @@ LogicalResult Localizer::localizeOp(Operation *op) {
     op->erase();
     return success();
   }
-  if (auto dim = dyn_cast<tensor::DimOp>(op)) {
-    // The global view asks for global sizes.
-    auto type = dyn_cast<RankedTensorType>(dim.getSource().getType());
-    std::optional<int64_t> d = dim.getConstantIndex();
-    if (type && d && lookup(dim.getSource())) {
-      b.setInsertionPoint(op);
-      dim.replaceAllUsesWith(index(op->getLoc(), type.getDimSize(*d)));
-      op->erase();
-    }
-    return success();
-  }
-  if (isLocalCreation(op)) {
-    const FakeTensor *t = lookup(op->getResult(0));
-    if (!t)
-      return success();
-    bool replicated = llvm::all_of(t->placements, [](Placement p) {
-      return p.isReplicate() || p.isPartial();
-    });
-    if (replicated) {
-      op->removeAttr(DTensorDialect::kSpecsAttrName);
-      return success();
-    }
-    return lowerCreation(op, t->placements);
-  }
-  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-    // Indices of sharded loops would be local: not supported yet.
-    bool usesIndex = false;
-    if (Block *body = linalgOp.getBlock())
-      body->walk([&](linalg::IndexOp) { usesIndex = true; });
-    if (usesIndex)
-      for (Value r : op->getResults())
-        if (const FakeTensor *t = lookup(r))
-          if (llvm::any_of(t->placements,
-                           [](Placement p) { return p.isShard(); }))
-            return op->emitError()
-                   << "linalg.index in a sharded op is not supported by the "
-                      "partitioner yet";
-  }
-  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
-    const FakeTensor *t = lookup(expand.getResult());
-    RankedTensorType local = localType(t->type, t->placements);
-    if (!local.hasStaticShape())
-      return op->emitError() << "expanding an unevenly sharded dim is not "
-                                "supported by the partitioner yet";
-    b.setInsertionPoint(op);
-    auto repl =
-        tensor::ExpandShapeOp::create(b, op->getLoc(), local, expand.getSrc(),
-                                      expand.getReassociationIndices());
-    replace(expand.getResult(), repl.getResult());
-    op->erase();
-    return success();
-  }
-  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
-    const FakeTensor *src = lookup(slice.getSource());
-    const FakeTensor *res = lookup(slice.getResult());
-    if (!src || !res || llvm::none_of(src->placements, [](Placement p) {
-          return p.isShard();
-        })) {
-      localizeGeneric(op);
-      return success();
-    }
-    // Sharded dims are taken whole: their sizes become the local sizes.
-    b.setInsertionPoint(op);
-    SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
-    for (const Placement &p : src->placements)
-      if (p.isShard())
-        sizes[p.getDim()] =
-            dimSize(op->getLoc(), slice.getSource(), p.getDim());
-    RankedTensorType local = localType(res->type, res->placements);
-    auto repl = tensor::ExtractSliceOp::create(
-        b, op->getLoc(), local, slice.getSource(), slice.getMixedOffsets(),
-        sizes, slice.getMixedStrides());
-    replace(slice.getResult(), repl.getResult());
-    op->erase();
-    return success();
-  }
-  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
-    const FakeTensor *dest = lookup(insert.getDest());
-    if (dest && llvm::any_of(dest->placements,
-                             [](Placement p) { return p.isShard(); })) {
-      b.setInsertionPoint(op);
-      SmallVector<OpFoldResult> sizes = insert.getMixedSizes();
-      for (const Placement &p : dest->placements)
-        if (p.isShard())
-          sizes[p.getDim()] =
-              dimSize(op->getLoc(), insert.getSource(), p.getDim());
-      auto repl = tensor::InsertSliceOp::create(
-          b, op->getLoc(), insert.getSource(), insert.getDest(),
-          insert.getMixedOffsets(), sizes, insert.getMixedStrides());
-      replace(insert.getResult(), repl.getResult());
-      op->erase();
-      return success();
-    }
-  }
-  localizeGeneric(op);
+  // Everything else through its sharding rule; ops without one (control
+  // flow, calls, unknown ops replicated by policy) take local result types.
+  if (auto rule = dyn_cast<ShardingRuleOpInterface>(op))
+    return rule.localize(*this);
+  localizeResultTypes(op);
   return success();
 }
 
-void Localizer::localizeGeneric(Operation *op) {
+void Localizer::localizeResultTypes(Operation *op) {
   for (Value r : op->getResults())
     if (const FakeTensor *t = lookup(r))
-      r.setType(localType(t->type, t->placements));
+      r.setType(getLocalType(t->type, t->placements));
 }
 
 LogicalResult Localizer::run() {
@@ -601,7 +484,7 @@ LogicalResult Localizer::run() {
   // Arguments arrive as local shards.
   for (BlockArgument arg : entry.getArguments())
     if (const FakeTensor *t = plan.lookup(arg))
-      arg.setType(localType(t->type, t->placements));
+      arg.setType(getLocalType(t->type, t->placements));
   SmallVector<Operation *> ops;
   func.getFunctionBody().walk<WalkOrder::PreOrder>(
       [&](Operation *op) { ops.push_back(op); });
@@ -611,7 +494,7 @@ LogicalResult Localizer::run() {
       for (Block &block : region)
         for (BlockArgument arg : block.getArguments())
           if (const FakeTensor *t = plan.lookup(arg))
-            arg.setType(localType(t->type, t->placements));
+            arg.setType(getLocalType(t->type, t->placements));
   for (Operation *op : ops)
     if (failed(localizeOp(op)))
       return failure();
@@ -629,26 +512,32 @@ struct PartitionPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FakeTensorOptions options;
-    options.unknownOps = unknownOps;
-    options.strategy = strategy;
-    {
-      FakeTensorAnalysis analysis(module, options);
-      if (!analysis.succeeded())
-        return signalPassFailure();
-      for (FunctionOpInterface func : analysis.getFunctions())
-        materializePlan(func, *analysis.getPlan(func));
-    }
-    // Re-analyse the materialised program: every redistribution is explicit
-    // and every op carries its placements.
-    FakeTensorAnalysis analysis(module, options);
-    if (!analysis.succeeded())
+    FakeTensorOptions options = makeFakeTensorOptions(unknownOps, strategy);
+    const FakeTensorAnalysis *analysis =
+        &getAnalysis<FakeTensorAnalysisCache>().get(options);
+    if (!analysis->succeeded())
       return signalPassFailure();
+    unsigned inserted = 0;
+    for (FunctionOpInterface func : analysis->getFunctions()) {
+      MaterializeStats stats = materializePlan(func, *analysis->getPlan(func));
+      inserted += stats.redistributions + stats.recreated;
+    }
+    // Values were added (redistributions, created copies): analyse the
+    // materialised program, where every redistribution is explicit and
+    // every op carries its placements. Otherwise the plan still describes
+    // the program.
+    std::unique_ptr<FakeTensorAnalysis> materialized;
+    if (inserted) {
+      materialized = std::make_unique<FakeTensorAnalysis>(module, options);
+      analysis = materialized.get();
+      if (!analysis->succeeded())
+        return signalPassFailure();
+    }
     unsigned count = 0;
     // Callees were analysed first; localise in the same order so that call
     // sites see the callees' local signatures.
-    for (FunctionOpInterface func : analysis.getFunctions()) {
-      const FunctionPlan &plan = *analysis.getPlan(func);
+    for (FunctionOpInterface func : analysis->getFunctions()) {
+      const FunctionPlan &plan = *analysis->getPlan(func);
       if (!plan.getMesh())
         continue;
       Localizer localizer(func, plan, count);

@@ -18,10 +18,12 @@
 #define DTENSOR_DIALECT_DTENSOR_ANALYSIS_FAKETENSORANALYSIS_H
 
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
+#include "dtensor/Dialect/DTensor/Interfaces/ShardingRuleOpInterface.h"
 #include "dtensor/Support/RedistributePlan.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Pass/AnalysisManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -51,15 +53,23 @@ enum class StrategyMode {
 struct FakeTensorOptions {
   UnknownOpPolicy unknownOps = UnknownOpPolicy::Error;
   StrategyMode strategy = StrategyMode::Global;
+
+  bool operator==(const FakeTensorOptions &o) const {
+    return unknownOps == o.unknownOps && strategy == o.strategy;
+  }
 };
 
-/// Metadata of one tensor value.
-struct FakeTensor {
-  /// Global shape and element type, from the value's type.
-  RankedTensorType type;
-  /// One placement per axis of the function's mesh (empty without a mesh).
-  Placements placements;
-};
+/// The analysis options from a pass's `unknown-ops` and `strategy` options
+/// (a pass without `strategy` plans globally). Every pass that runs the
+/// analysis builds its options here.
+inline FakeTensorOptions
+makeFakeTensorOptions(UnknownOpPolicy unknownOps,
+                      StrategyMode strategy = StrategyMode::Global) {
+  FakeTensorOptions options;
+  options.unknownOps = unknownOps;
+  options.strategy = strategy;
+  return options;
+}
 
 /// A redistribution the program needs: `value` goes from its placements to
 /// `target` before `users` read it. Explicit `dtensor.redistribute` ops are
@@ -71,6 +81,12 @@ struct Redistribution {
   RedistributeOp op;
   /// Operands that read the redistributed value (empty for explicit ops).
   llvm::SmallVector<OpOperand *, 2> users;
+  /// The collective steps the analysis planned (the cheapest plan under the
+  /// cost model, `planRedistributeMinCost`): what partitioning emits and the
+  /// report prints. Valid if `planned`; otherwise `planError` says why.
+  llvm::SmallVector<RedistributeStep, 0> steps;
+  bool planned = false;
+  std::string planError;
 };
 
 /// Everything the analysis knows about one function.
@@ -104,9 +120,9 @@ public:
   /// Tensor values in program order: arguments first, then op results.
   llvm::ArrayRef<Value> getValues() const { return values; }
 
-  /// The collective steps of a redistribution of this plan: the cheapest
-  /// plan under the cost model (`planRedistributeMinCost`), as partitioning
-  /// emits it.
+  /// The collective steps of a redistribution of this plan, as the analysis
+  /// planned them (`Redistribution::steps`) and partitioning emits them.
+  /// Returns false with `error` set if the redistribution has no plan.
   bool planSteps(const Redistribution &r,
                  llvm::SmallVectorImpl<RedistributeStep> &steps,
                  std::string &error) const;
@@ -123,6 +139,9 @@ public:
 private:
   friend class FakeTensorAnalysis;
   friend class FunctionPropagator;
+  /// Plans the steps of every redistribution (`Redistribution::steps`).
+  void planRedistributions();
+
   MeshOp mesh;
   llvm::SmallVector<int64_t, 4> meshShape;
   llvm::DenseMap<Value, FakeTensor> tensors;
@@ -161,6 +180,33 @@ private:
   llvm::DenseSet<Operation *> inProgress;
   llvm::SmallVector<FunctionOpInterface> functions;
   bool ok = true;
+};
+
+/// The fake-tensor analysis as an MLIR analysis of a module, so that it is
+/// computed once and shared: a module pass calls
+/// `getAnalysis<FakeTensorAnalysisCache>().get(options)`. The result is
+/// computed on first use (and again if asked with other options) and lives
+/// as long as the pass manager keeps the analysis: a pass that leaves the IR
+/// as it was calls `markAnalysesPreserved<FakeTensorAnalysisCache>()` (or
+/// `markAllAnalysesPreserved()`), and the next pass on the module gets the
+/// same plans without re-running the analysis. Any other pass invalidates it.
+class FakeTensorAnalysisCache {
+public:
+  explicit FakeTensorAnalysisCache(Operation *op);
+
+  /// The analysis of the module under `options`; errors are emitted when it
+  /// is computed.
+  const FakeTensorAnalysis &get(const FakeTensorOptions &options);
+
+  /// Kept only while preserved explicitly.
+  bool isInvalidated(const AnalysisManager::PreservedAnalyses &pa) const {
+    return !pa.isPreserved<FakeTensorAnalysisCache>();
+  }
+
+private:
+  ModuleOp module;
+  FakeTensorOptions options;
+  std::unique_ptr<FakeTensorAnalysis> analysis;
 };
 
 /// Byte size of one element of `type` (i1 counts as one byte).

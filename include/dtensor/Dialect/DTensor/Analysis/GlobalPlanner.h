@@ -15,7 +15,7 @@
 #define DTENSOR_DIALECT_DTENSOR_ANALYSIS_GLOBALPLANNER_H
 
 #include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
-#include "dtensor/Dialect/DTensor/Analysis/ShardingRules.h"
+#include "dtensor/Dialect/DTensor/Interfaces/ShardingRuleOpInterface.h"
 
 namespace mlir {
 namespace dtensor {

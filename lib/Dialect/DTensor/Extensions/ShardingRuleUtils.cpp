@@ -1,81 +1,32 @@
-//===- ShardingRules.cpp - per-op sharding strategies ---------------------===//
-//
-// Most ops are described in a "loop space": every operand and result dim maps
-// to a loop (linalg indexing maps, or numpy broadcasting for elementwise ops).
-// Three rules work on that description, as in PyTorch DTensor:
-//   - pointwise: one candidate that follows the input with the most shards;
-//   - reduction (one input): follow the input, a sharded reduction loop makes
-//     the result partial with the region's combiner;
-//   - contraction (einsum): all-replicate, then per mesh axis one candidate per
-//     batch, contracting and free loop, expanded over the mesh axes.
-// Reshapes, slices, concatenation, padding and softmax have their own rules.
-//
-//===----------------------------------------------------------------------===//
+//===- ShardingRuleUtils.cpp - shared math of sharding rules --------------===//
 
-#include "dtensor/Dialect/DTensor/Analysis/ShardingRules.h"
+#include "dtensor/Dialect/DTensor/Extensions/ShardingRuleUtils.h"
 #include "dtensor/Support/ShardingMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
+#include "dtensor/Dialect/DTensor/IR/DTensorDialect.h"
 
-using namespace mlir;
-using namespace mlir::dtensor;
+namespace mlir {
+namespace dtensor {
 
-namespace {
-
-/// How partial values may pass through a pointwise computation.
-enum class Linearity {
-  None, ///< partial inputs must be reduced first
-  Add,  ///< add/sub/neg/copy: P(sum|avg) on every input, R inputs divided
-  Mul,  ///< mul: one P(sum|avg) input, the others replicated
-  Div,  ///< div: like Mul but only the numerator may be partial
-  Max,  ///< max: P(max) on every input
-  Min,  ///< min: P(min) on every input
-};
-
-/// Operand or result dims mapped to loops; -1 for a broadcast dim.
-struct DimMap {
-  llvm::SmallVector<int64_t, 4> dimToLoop;
-  llvm::ArrayRef<int64_t> shape;
-  int64_t loopDim(int64_t d) const { return dimToLoop[d]; }
-  /// Position of loop `l` in this operand, or -1.
-  int64_t find(int64_t l) const {
-    for (auto [i, x] : llvm::enumerate(dimToLoop))
-      if (x == l)
-        return i;
-    return -1;
-  }
-};
-
-/// An op described as loops over which operands and results are indexed.
-struct LoopSpace {
-  int64_t numLoops = 0;
-  llvm::SmallVector<bool, 4> isReduction;
-  /// One per op operand; std::nullopt for non-tensor operands.
-  llvm::SmallVector<std::optional<DimMap>, 4> operands;
-  llvm::SmallVector<bool, 4> isInit;
-  llvm::SmallVector<DimMap, 1> results;
-  /// Which result each init feeds (-1 for inputs).
-  llvm::SmallVector<int64_t, 4> initResult;
-  Linearity linearity = Linearity::None;
-  /// Combiner of reduction loops, if it can become a partial placement.
-  std::optional<ReduceOp> combiner;
-  /// True if the payload reads destination operands.
-  bool readsInits = false;
-};
-
-} // namespace
+int64_t DimMap::find(int64_t l) const {
+  for (auto [i, x] : llvm::enumerate(dimToLoop))
+    if (x == l)
+      return i;
+  return -1;
+}
 
 //===----------------------------------------------------------------------===//
 // Classification of payloads
 //===----------------------------------------------------------------------===//
 
-static Linearity classifyScalarOp(Operation *op) {
+Linearity classifyScalarOp(Operation *op) {
   if (isa<arith::AddFOp, arith::AddIOp, arith::SubFOp, arith::SubIOp,
           arith::NegFOp, arith::ExtFOp, arith::TruncFOp, tosa::AddOp,
           tosa::SubOp, tosa::NegateOp>(op))
@@ -163,7 +114,7 @@ static std::optional<DimMap> mapFromAffine(AffineMap map, Value v) {
 /// Loop space of a linalg op whose maps are all projected permutations (with
 /// constant results allowed for broadcast dims). Fails otherwise, e.g. for
 /// convolutions.
-static FailureOr<LoopSpace> buildLinalgSpace(linalg::LinalgOp op) {
+FailureOr<LoopSpace> buildLinalgSpace(linalg::LinalgOp op) {
   LoopSpace space;
   space.numLoops = op.getNumLoops();
   for (utils::IteratorType it : op.getIteratorTypesArray())
@@ -205,7 +156,7 @@ static FailureOr<LoopSpace> buildLinalgSpace(linalg::LinalgOp op) {
 
 /// Loop space of an elementwise op with numpy broadcasting (arith/math on
 /// tensors of one shape, tosa with size-1 broadcast dims).
-static FailureOr<LoopSpace> buildElementwiseSpace(Operation *op) {
+FailureOr<LoopSpace> buildElementwiseSpace(Operation *op) {
   auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (!resultType)
     return failure();
@@ -262,6 +213,7 @@ static Placement shardLoop(const DimMap &m, int64_t l) {
                  : Placement::shard(static_cast<int32_t>(pos));
 }
 
+namespace {
 /// Per-axis assignment of a candidate: a loop to shard, R, or P(op).
 struct AxisChoice {
   enum Kind { Replicate, Loop, Partial } kind = Replicate;
@@ -271,6 +223,7 @@ struct AxisChoice {
   /// when the caller decides.
   int64_t partialOperand = -1;
 };
+} // namespace
 
 /// Builds the candidate that assigns `choices[a]` to mesh axis `a`.
 /// `partialInputs` says which inputs take a partial placement when an axis is
@@ -435,22 +388,6 @@ static ShardingCandidate reductionCandidate(const LoopSpace &space,
 
 /// Calls `fn` with every assignment of one of `numOptions` options to each
 /// of `numAxes` mesh axes, first axis varying slowest (itertools.product).
-static void
-forEachAxisAssignment(int64_t numAxes, int64_t numOptions,
-                      llvm::function_ref<void(llvm::ArrayRef<int64_t>)> fn) {
-  llvm::SmallVector<int64_t> idx(numAxes, 0);
-  while (true) {
-    fn(idx);
-    int64_t a = numAxes - 1;
-    while (a >= 0 && ++idx[a] == numOptions)
-      idx[a--] = 0;
-    if (a < 0)
-      return;
-  }
-}
-
-/// Expands per-axis `options` over the mesh axes and keeps the shardable
-/// candidates. A `Partial` option with `partialOperand` keeps only that input
 /// partial.
 static void expandOverMesh(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
                            llvm::ArrayRef<AxisChoice> options,
@@ -478,7 +415,7 @@ static void expandOverMesh(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
 /// Einsum rule: all-replicate first, then per axis batch loops, contracting
 /// loops and free loops (in the order of the first input using them),
 /// expanded over the mesh axes (first axis varies slowest).
-static void einsumCandidates(const LoopSpace &space,
+void einsumCandidates(const LoopSpace &space,
                              llvm::ArrayRef<int64_t> mesh,
                              llvm::SmallVectorImpl<ShardingCandidate> &out) {
   llvm::SmallVector<int64_t> inputs;
@@ -517,7 +454,7 @@ static void einsumCandidates(const LoopSpace &space,
   expandOverMesh(space, mesh, options, out);
 }
 
-static void loopSpaceCandidates(const LoopSpace &space,
+void loopSpaceCandidates(const LoopSpace &space,
                                 llvm::ArrayRef<int64_t> mesh,
                                 llvm::ArrayRef<Placements> current,
                                 llvm::SmallVectorImpl<ShardingCandidate> &out) {
@@ -542,7 +479,7 @@ static void loopSpaceCandidates(const LoopSpace &space,
 //===----------------------------------------------------------------------===//
 
 /// Candidate with every tensor operand and result replicated.
-static ShardingCandidate replicatedCandidate(Operation *op, size_t meshRank) {
+ShardingCandidate replicatedCandidate(Operation *op, size_t meshRank) {
   ShardingCandidate c;
   Placements r(meshRank, Placement::replicate());
   for (Value v : op->getOperands()) {
@@ -557,7 +494,7 @@ static ShardingCandidate replicatedCandidate(Operation *op, size_t meshRank) {
 /// Maps placements of a source through a dim mapping (`srcToDst[d]` or -1
 /// meaning the shard cannot survive). Partials survive if `keepPartial`.
 /// Returns the source target and the destination placements.
-static std::pair<Placements, Placements>
+std::pair<Placements, Placements>
 mapPlacements(llvm::ArrayRef<Placement> src,
               llvm::function_ref<int64_t(int64_t axis, int64_t dim)> srcToDst,
               bool keepPartial) {
@@ -582,7 +519,7 @@ mapPlacements(llvm::ArrayRef<Placement> src,
 }
 
 /// Number of shards applied to dim `d` by axes 0..axis.
-static int64_t shardsOnDimUpTo(llvm::ArrayRef<int64_t> mesh,
+int64_t shardsOnDimUpTo(llvm::ArrayRef<int64_t> mesh,
                                llvm::ArrayRef<Placement> ps, int64_t d,
                                int64_t axis) {
   int64_t n = 1;
@@ -592,7 +529,7 @@ static int64_t shardsOnDimUpTo(llvm::ArrayRef<int64_t> mesh,
   return n;
 }
 
-static ShardingCandidate
+ShardingCandidate
 unaryCandidate(Operation *op, const std::pair<Placements, Placements> &m) {
   ShardingCandidate c;
   for (Value v : op->getOperands()) {
@@ -603,50 +540,8 @@ unaryCandidate(Operation *op, const std::pair<Placements, Placements> &m) {
   return c;
 }
 
-static ShardingCandidate collapseCandidate(tensor::CollapseShapeOp op,
-                                           llvm::ArrayRef<int64_t> mesh,
-                                           llvm::ArrayRef<Placement> src) {
-  auto groups = op.getReassociationIndices();
-  llvm::ArrayRef<int64_t> shape = op.getSrcType().getShape();
-  auto m = mapPlacements(
-      src,
-      [&](int64_t axis, int64_t d) -> int64_t {
-        for (auto [j, group] : llvm::enumerate(groups)) {
-          if (group.front() != d)
-            continue;
-          // Merging keeps a shard on the first merged dim if it is even.
-          if (group.size() > 1 &&
-              shape[d] % shardsOnDimUpTo(mesh, src, d, axis) != 0)
-            return -1;
-          return j;
-        }
-        return -1;
-      },
-      /*keepPartial=*/true);
-  return unaryCandidate(op, m);
-}
-
-static ShardingCandidate expandCandidate(tensor::ExpandShapeOp op,
-                                         llvm::ArrayRef<int64_t> mesh,
-                                         llvm::ArrayRef<Placement> src) {
-  auto groups = op.getReassociationIndices();
-  llvm::ArrayRef<int64_t> shape = op.getResultType().getShape();
-  auto m = mapPlacements(
-      src,
-      [&](int64_t axis, int64_t d) -> int64_t {
-        int64_t first = groups[d].front();
-        // Splitting keeps the shard on the first new dim if it divides.
-        if (groups[d].size() > 1 &&
-            shape[first] % shardsOnDimUpTo(mesh, src, d, axis) != 0)
-          return -1;
-        return first;
-      },
-      /*keepPartial=*/true);
-  return unaryCandidate(op, m);
-}
-
 /// True if a slice covers source dim `d` completely.
-static bool coversDim(OffsetSizeAndStrideOpInterface op, int64_t d,
+bool coversDim(OffsetSizeAndStrideOpInterface op, int64_t d,
                       int64_t dimSize) {
   std::optional<int64_t> off = getConstantIntValue(op.getMixedOffsets()[d]);
   std::optional<int64_t> size = getConstantIntValue(op.getMixedSizes()[d]);
@@ -654,54 +549,11 @@ static bool coversDim(OffsetSizeAndStrideOpInterface op, int64_t d,
   return off == 0 && size == dimSize && stride == 1;
 }
 
-static ShardingCandidate extractSliceCandidate(tensor::ExtractSliceOp op,
-                                               llvm::ArrayRef<Placement> src) {
-  llvm::SmallBitVector dropped = op.getDroppedDims();
-  auto srcShape = op.getSourceType().getShape();
-  auto m = mapPlacements(
-      src,
-      [&](int64_t, int64_t d) -> int64_t {
-        if (dropped.test(d) || !coversDim(op, d, srcShape[d]))
-          return -1;
-        int64_t j = 0;
-        for (int64_t i = 0; i < d; ++i)
-          j += dropped.test(i) ? 0 : 1;
-        return j;
-      },
-      /*keepPartial=*/true);
-  return unaryCandidate(op, m);
-}
-
-static ShardingCandidate insertSliceCandidate(tensor::InsertSliceOp op,
-                                              llvm::ArrayRef<Placement> dest) {
-  auto destShape = op.getDestType().getShape();
-  // Rank-reducing inserts are replicated; otherwise a dest shard survives on
-  // the dims the source covers completely, and the source is sharded alike.
-  bool sameRank = op.getSourceType().getRank() == op.getDestType().getRank();
-  Placements target;
-  for (const Placement &p : dest)
-    target.push_back(p.isShard() && sameRank &&
-                             coversDim(op, p.getDim(), destShape[p.getDim()])
-                         ? p
-                         : Placement::replicate());
-  ShardingCandidate c;
-  for (OpOperand &o : op->getOpOperands()) {
-    c.operands.push_back(o.getOperandNumber() < 2 ? target : Placements());
-    c.excludedFromCost.push_back(false);
-  }
-  c.results.push_back(target);
-  return c;
-}
-
-/// Follows the tensor operand among the first `numFollowable` with the most
-/// shards (ties: first), forcing R on the axes that shard a dim in `blocked`
-/// and on partial axes. All tensor operands and results take the same
-/// placements.
-static ShardingCandidate
+ShardingCandidate
 followWithBlockedDims(Operation *op, llvm::ArrayRef<int64_t> mesh,
                       llvm::ArrayRef<Placements> current,
                       llvm::function_ref<bool(int64_t)> blocked,
-                      unsigned numFollowable = ~0u) {
+                      unsigned numFollowable) {
   int64_t best = -1, bestShards = -1;
   for (auto [i, v] : llvm::enumerate(op->getOperands())) {
     if (i >= numFollowable || !isa<RankedTensorType>(v.getType()))
@@ -728,219 +580,6 @@ followWithBlockedDims(Operation *op, llvm::ArrayRef<int64_t> mesh,
   return c;
 }
 
-bool mlir::dtensor::isCreationOp(Operation *op) {
-  if (!llvm::all_of(op->getOperandTypes(),
-                    [](Type t) { return !isa<TensorType>(t); }))
-    return false;
-  return op->hasTrait<OpTrait::ConstantLike>() ||
-         isa<tensor::EmptyOp, tensor::SplatOp, tensor::FromElementsOp,
-             tensor::GenerateOp>(op);
-}
-
-/// Structured copies that keep a created value created.
-static bool isCreatedCopy(Operation *op) {
-  return isa<linalg::FillOp, linalg::BroadcastOp, linalg::TransposeOp>(op) &&
-         cast<linalg::LinalgOp>(op).hasPureTensorSemantics();
-}
-
-bool mlir::dtensor::isCreatedValue(Value v) {
-  Operation *def = v.getDefiningOp();
-  if (!def || def->getNumResults() != 1)
-    return false;
-  if (isCreationOp(def))
-    return true;
-  if (!isCreatedCopy(def))
-    return false;
-  return llvm::all_of(def->getOperands(), [](Value x) {
-    return !isa<TensorType>(x.getType()) || isCreatedValue(x);
-  });
-}
-
-/// True if a created value is all zeros or undefined.
-static bool isZeroOrUndef(Value v) {
-  Operation *def = v.getDefiningOp();
-  if (isa_and_nonnull<tensor::EmptyOp>(def))
-    return true;
-  if (auto fill = dyn_cast_or_null<linalg::FillOp>(def))
-    return (matchPattern(fill.getInputs()[0], m_AnyZeroFloat()) ||
-            matchPattern(fill.getInputs()[0], m_Zero()));
-  if (def && isCreatedCopy(def))
-    return isZeroOrUndef(def->getOperand(0));
-  return matchPattern(v, m_AnyZeroFloat()) || matchPattern(v, m_Zero());
-}
-
-bool mlir::dtensor::canCreateIn(Value v, llvm::ArrayRef<Placement> ps) {
-  if (!isCreatedValue(v))
-    return false;
-  // R -> P(sum) divides by the axis size: only zeros (or garbage) stay put.
-  bool partialSum = llvm::any_of(ps, [](Placement p) {
-    return p.isPartial() && p.getReduceOp() == ReduceOp::Sum;
-  });
-  return !partialSum || isZeroOrUndef(v);
-}
-
-FailureOr<ShardingCandidate>
-mlir::dtensor::getCreationCandidate(Operation *op, llvm::ArrayRef<int64_t> mesh,
-                                    llvm::ArrayRef<Placement> result) {
-  if (op->getNumResults() != 1)
-    return failure();
-  if (isCreationOp(op)) {
-    ShardingCandidate c;
-    for (Value v : op->getOperands()) {
-      (void)v;
-      c.operands.push_back(Placements());
-      c.excludedFromCost.push_back(false);
-    }
-    c.results.push_back(Placements(result.begin(), result.end()));
-    return c;
-  }
-  if (!isCreatedCopy(op))
-    return failure();
-  FailureOr<LoopSpace> space = buildLinalgSpace(cast<linalg::LinalgOp>(op));
-  if (failed(space))
-    return failure();
-  llvm::SmallVector<AxisChoice, 2> choices(mesh.size());
-  for (auto [axis, p] : llvm::enumerate(result)) {
-    if (p.isShard()) {
-      choices[axis].kind = AxisChoice::Loop;
-      choices[axis].loop = space->results.front().loopDim(p.getDim());
-    } else if (p.isPartial()) {
-      choices[axis].kind = AxisChoice::Partial;
-      choices[axis].reduce = p.getReduceOp();
-    }
-  }
-  return buildCandidate(*space, choices,
-                        [](int64_t, int64_t) { return false; });
-}
-
-LogicalResult mlir::dtensor::getShardingCandidates(
-    Operation *op, llvm::ArrayRef<int64_t> mesh,
-    llvm::ArrayRef<Placements> current,
-    llvm::SmallVectorImpl<ShardingCandidate> &out) {
-  size_t meshRank = mesh.size();
-  if (isCreationOp(op)) {
-    out.push_back(replicatedCandidate(op, meshRank));
-    return success();
-  }
-  if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op)) {
-    int64_t dim = softmax.getDimension();
-    out.push_back(followWithBlockedDims(
-        op, mesh, current, [&](int64_t d) { return d == dim; },
-        /*numFollowable=*/1));
-    return success();
-  }
-  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-    if (!linalgOp.hasPureTensorSemantics())
-      return failure();
-    FailureOr<LoopSpace> space = buildLinalgSpace(linalgOp);
-    if (failed(space)) {
-      // Non-permutation maps (convolutions): replicate.
-      out.push_back(replicatedCandidate(op, meshRank));
-      return success();
-    }
-    loopSpaceCandidates(*space, mesh, current, out);
-    return success();
-  }
-  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
-    out.push_back(collapseCandidate(collapse, mesh, current[0]));
-    return success();
-  }
-  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
-    out.push_back(expandCandidate(expand, mesh, current[0]));
-    return success();
-  }
-  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
-    out.push_back(extractSliceCandidate(slice, current[0]));
-    return success();
-  }
-  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
-    out.push_back(insertSliceCandidate(insert, current[1]));
-    return success();
-  }
-  if (auto concat = dyn_cast<tensor::ConcatOp>(op)) {
-    int64_t dim = concat.getDim();
-    out.push_back(followWithBlockedDims(op, mesh, current,
-                                        [&](int64_t d) { return d == dim; }));
-    return success();
-  }
-  if (auto pad = dyn_cast<tensor::PadOp>(op)) {
-    auto low = pad.getMixedLowPad(), high = pad.getMixedHighPad();
-    out.push_back(followWithBlockedDims(
-        op, mesh, current,
-        [&](int64_t d) {
-          return getConstantIntValue(low[d]) != 0 ||
-                 getConstantIntValue(high[d]) != 0;
-        },
-        /*numFollowable=*/1));
-    return success();
-  }
-  if (isa<tensor::CastOp>(op)) {
-    out.push_back(followWithBlockedDims(op, mesh, current,
-                                        [](int64_t) { return false; }));
-    return success();
-  }
-  if (isa<tensor::ExtractOp, tensor::InsertOp, tensor::ReshapeOp,
-          tensor::BitcastOp>(op)) {
-    out.push_back(replicatedCandidate(op, meshRank));
-    return success();
-  }
-  if (isa<tensor::DimOp>(op)) {
-    // Reads only the global shape: no requirement on the placements.
-    ShardingCandidate c;
-    c.operands.push_back(current[0]);
-    c.operands.push_back(Placements());
-    c.excludedFromCost.assign(2, false);
-    c.results.push_back(Placements());
-    out.push_back(c);
-    return success();
-  }
-  if (auto tosaMatmul = dyn_cast<tosa::MatMulOp>(op)) {
-    // [N, H, C] x [N, C, W] -> [N, H, W]: loops n, h, w, c.
-    LoopSpace space;
-    space.numLoops = 4;
-    space.isReduction = {false, false, false, true};
-    auto dm = [](Value v, llvm::ArrayRef<int64_t> loops) {
-      DimMap m;
-      m.shape = cast<RankedTensorType>(v.getType()).getShape();
-      m.dimToLoop.assign(loops.begin(), loops.end());
-      return m;
-    };
-    for (Value v : op->getOperands()) {
-      space.isInit.push_back(false);
-      space.initResult.push_back(-1);
-      if (v == tosaMatmul.getA())
-        space.operands.push_back(dm(v, {0, 1, 3}));
-      else if (v == tosaMatmul.getB())
-        space.operands.push_back(dm(v, {0, 3, 2}));
-      else
-        space.operands.push_back(std::nullopt);
-    }
-    // Zero points are replicated scalars tensors; they are not indexed.
-    for (auto [i, v] : llvm::enumerate(op->getOperands()))
-      if (i >= 2 && isa<RankedTensorType>(v.getType())) {
-        DimMap m;
-        m.shape = cast<RankedTensorType>(v.getType()).getShape();
-        m.dimToLoop.assign(m.shape.size(), -1);
-        space.operands[i] = m;
-      }
-    space.results.push_back(dm(tosaMatmul.getResult(), {0, 1, 2}));
-    space.combiner = ReduceOp::Sum;
-    einsumCandidates(space, mesh, out);
-    return success();
-  }
-  if (op->hasTrait<OpTrait::Elementwise>() ||
-      op->hasTrait<OpTrait::ResultsBroadcastableShape>()) {
-    if (op->getNumResults() == 0 || op->getNumRegions() != 0)
-      return failure();
-    FailureOr<LoopSpace> space = buildElementwiseSpace(op);
-    if (failed(space))
-      return failure();
-    out.push_back(pointwiseCandidate(*space, mesh, current));
-    return success();
-  }
-  return failure();
-}
-
 //===----------------------------------------------------------------------===//
 // Exhaustive candidates (whole-function planning)
 //===----------------------------------------------------------------------===//
@@ -948,7 +587,7 @@ LogicalResult mlir::dtensor::getShardingCandidates(
 /// Every strategy of a loop-space op: per mesh axis, replicate, shard one
 /// loop (a reduction loop gives a partial with the combiner), or pass partial
 /// inputs through a linear payload; expanded over the mesh axes.
-static void enumerateLoopSpace(const LoopSpace &space,
+void enumerateLoopSpace(const LoopSpace &space,
                                llvm::ArrayRef<int64_t> mesh,
                                llvm::SmallVectorImpl<ShardingCandidate> &out) {
   llvm::SmallVector<int64_t> inputs;
@@ -995,70 +634,124 @@ static void enumerateLoopSpace(const LoopSpace &space,
   expandOverMesh(space, mesh, options, out);
 }
 
-LogicalResult mlir::dtensor::getAllShardingCandidates(
-    Operation *op, llvm::ArrayRef<int64_t> mesh,
-    llvm::ArrayRef<Placements> current,
-    llvm::SmallVectorImpl<ShardingCandidate> &out) {
-  if (isCreationOp(op))
-    return getShardingCandidates(op, mesh, current, out);
-  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-    if (!linalgOp.hasPureTensorSemantics())
-      return failure();
-    FailureOr<LoopSpace> space = buildLinalgSpace(linalgOp);
-    if (failed(space))
-      return getShardingCandidates(op, mesh, current, out);
-    enumerateLoopSpace(*space, mesh, out);
-    return success();
+
+ShardingCandidate creationCandidate(const LoopSpace &space,
+                                    llvm::ArrayRef<int64_t> mesh,
+                                    llvm::ArrayRef<Placement> result) {
+  llvm::SmallVector<AxisChoice, 2> choices(mesh.size());
+  for (auto [axis, p] : llvm::enumerate(result)) {
+    if (p.isShard()) {
+      choices[axis].kind = AxisChoice::Loop;
+      choices[axis].loop = space.results.front().loopDim(p.getDim());
+    } else if (p.isPartial()) {
+      choices[axis].kind = AxisChoice::Partial;
+      choices[axis].reduce = p.getReduceOp();
+    }
   }
-  if ((op->hasTrait<OpTrait::Elementwise>() ||
-       op->hasTrait<OpTrait::ResultsBroadcastableShape>()) &&
-      op->getNumResults() != 0 && op->getNumRegions() == 0) {
-    FailureOr<LoopSpace> space = buildElementwiseSpace(op);
-    if (failed(space))
-      return failure();
-    enumerateLoopSpace(*space, mesh, out);
-    return success();
-  }
-  // Rules that follow an operand: apply them to every placement that operand
-  // could have (R, S(d), P(sum) per axis) and keep the distinct candidates.
-  int64_t followed = isa<tensor::InsertSliceOp>(op) ? 1 : 0;
-  if (op->getNumOperands() <= static_cast<unsigned>(followed))
-    return getShardingCandidates(op, mesh, current, out);
-  auto type = dyn_cast<RankedTensorType>(op->getOperand(followed).getType());
-  if (!type)
-    return getShardingCandidates(op, mesh, current, out);
-  llvm::SmallVector<Placement> options{Placement::replicate(),
-                                       Placement::partial()};
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    options.push_back(Placement::shard(d));
-  bool any = false, failedRule = false;
-  forEachAxisAssignment(
-      mesh.size(), options.size(), [&](llvm::ArrayRef<int64_t> idx) {
-        Placements hyp;
-        for (int64_t i : idx)
-          hyp.push_back(options[i]);
-        if (failedRule || !isShardable(type.getShape(), mesh, hyp))
-          return;
-        llvm::SmallVector<Placements, 4> cur(current.begin(), current.end());
-        for (auto [i, v] : llvm::enumerate(op->getOperands()))
-          if (auto t = dyn_cast<RankedTensorType>(v.getType());
-              t && t.getRank() == type.getRank())
-            cur[i] = hyp;
-        llvm::SmallVector<ShardingCandidate, 2> cands;
-        if (failed(getShardingCandidates(op, mesh, cur, cands))) {
-          failedRule = true;
-          return;
-        }
-        any = true;
-        for (ShardingCandidate &c : cands) {
-          bool seen = llvm::any_of(out, [&](const ShardingCandidate &o) {
-            return o.operands == c.operands && o.results == c.results;
-          });
-          if (!seen)
-            out.push_back(std::move(c));
-        }
-      });
-  if (failedRule)
-    return failure();
-  return success(any);
+  return buildCandidate(space, choices,
+                        [](int64_t, int64_t) { return false; });
 }
+
+/// True if the pointwise rule applies to `op` at all.
+static bool isPointwiseShaped(Operation *op) {
+  return op->getNumResults() != 0 && op->getNumRegions() == 0;
+}
+
+LogicalResult
+elementwiseCandidates(Operation *op, llvm::ArrayRef<int64_t> mesh,
+                      llvm::ArrayRef<Placements> current,
+                      llvm::SmallVectorImpl<ShardingCandidate> &out) {
+  if (!isPointwiseShaped(op))
+    return failure();
+  FailureOr<LoopSpace> space = buildElementwiseSpace(op);
+  if (failed(space))
+    return failure();
+  out.push_back(pointwiseCandidate(*space, mesh, current));
+  return success();
+}
+
+LogicalResult
+allElementwiseCandidates(Operation *op, llvm::ArrayRef<int64_t> mesh,
+                         llvm::SmallVectorImpl<ShardingCandidate> &out) {
+  if (!isPointwiseShaped(op))
+    return failure();
+  FailureOr<LoopSpace> space = buildElementwiseSpace(op);
+  if (failed(space))
+    return failure();
+  enumerateLoopSpace(*space, mesh, out);
+  return success();
+}
+
+LogicalResult localizeCreation(Operation *op, PartitionContext &ctx) {
+  if (!isCreationOp(op) || op->getNumResults() != 1 ||
+      !isa<RankedTensorType>(op->getResult(0).getType())) {
+    ctx.localizeResultTypes(op);
+    return success();
+  }
+  const FakeTensor *t = ctx.lookup(op->getResult(0));
+  if (!t)
+    return success();
+  llvm::ArrayRef<Placement> ps = t->placements;
+  bool replicated = llvm::all_of(
+      ps, [](Placement p) { return p.isReplicate() || p.isPartial(); });
+  if (replicated) {
+    op->removeAttr(DTensorDialect::kSpecsAttrName);
+    return success();
+  }
+  OpBuilder &b = ctx.getBuilder();
+  Location loc = op->getLoc();
+  auto global = cast<RankedTensorType>(op->getResult(0).getType());
+  RankedTensorType local = ctx.getLocalType(global, ps);
+  b.setInsertionPoint(op);
+  SmallVector<OpFoldResult> sizes = ctx.getLocalSizes(loc, global, ps);
+  auto dynamicSizes = [&]() {
+    SmallVector<Value> dyn;
+    for (int64_t d = 0; d < local.getRank(); ++d)
+      if (local.isDynamicDim(d))
+        dyn.push_back(getValueOrCreateConstantIndexOp(b, loc, sizes[d]));
+    return dyn;
+  };
+  Value repl;
+  DenseElementsAttr dense;
+  if (isa<tensor::EmptyOp>(op)) {
+    repl = tensor::EmptyOp::create(b, loc, local.getShape(),
+                                   local.getElementType(), dynamicSizes());
+  } else if (auto splat = dyn_cast<tensor::SplatOp>(op)) {
+    repl = tensor::SplatOp::create(b, loc, local, splat.getInput(),
+                                   dynamicSizes());
+  } else if (matchPattern(op->getResult(0), m_Constant(&dense)) &&
+             dense.isSplat()) {
+    if (local.hasStaticShape()) {
+      repl = arith::ConstantOp::create(b, loc, local, dense.resizeSplat(local));
+    } else {
+      Value init = tensor::EmptyOp::create(b, loc, local.getShape(),
+                                           local.getElementType(),
+                                           dynamicSizes());
+      Value scalar = arith::ConstantOp::create(
+          b, loc, local.getElementType(),
+          cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+      repl = linalg::FillOp::create(b, loc, scalar, init).getResult(0);
+    }
+  } else {
+    // A non-splat created value: every rank builds it whole and keeps its
+    // own part.
+    b.setInsertionPointAfter(op);
+    SmallVector<OpFoldResult> offsets, strides;
+    for (int64_t d = 0; d < global.getRank(); ++d) {
+      offsets.push_back(
+          ctx.getExtent(loc, global.getDimSize(d), ps, d).offset);
+      strides.push_back(b.getIndexAttr(1));
+    }
+    auto slice = tensor::ExtractSliceOp::create(
+        b, loc, local, op->getResult(0), offsets, sizes, strides);
+    ctx.replace(op->getResult(0), slice, /*except=*/slice);
+    op->removeAttr(DTensorDialect::kSpecsAttrName);
+    return success();
+  }
+  ctx.replace(op->getResult(0), repl);
+  op->erase();
+  return success();
+}
+
+} // namespace dtensor
+} // namespace mlir

@@ -1,0 +1,147 @@
+//===- LinalgShardingModels.cpp - sharding rules of linalg ops ------------===//
+//
+// Every structured op through `linalg::LinalgOp`: its indexing maps and
+// iterator types give the loop space (parallel loops carry shards, sharded
+// reduction loops give partials with the region's combiner). Fills,
+// broadcasts and transposes keep created values created. `linalg.softmax`
+// follows its input except along the softmax dim.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dtensor/Dialect/DTensor/Extensions/ShardingRuleExternalModels.h"
+#include "dtensor/Dialect/DTensor/Extensions/ShardingRuleUtils.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::dtensor;
+
+namespace {
+
+/// The structured ops whose copy of a created value is created too.
+template <typename OpTy>
+constexpr bool kIsCreatedCopy =
+    std::is_same_v<OpTy, linalg::FillOp> ||
+    std::is_same_v<OpTy, linalg::BroadcastOp> ||
+    std::is_same_v<OpTy, linalg::TransposeOp>;
+
+template <typename OpTy>
+struct StructuredOpShardingModel
+    : public ShardingRuleOpInterface::ExternalModel<
+          StructuredOpShardingModel<OpTy>, OpTy> {
+  LogicalResult
+  getShardingCandidates(Operation *op, llvm::ArrayRef<int64_t> mesh,
+                        llvm::ArrayRef<Placements> current,
+                        llvm::SmallVectorImpl<ShardingCandidate> &out) const {
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    if (!linalgOp.hasPureTensorSemantics())
+      return failure();
+    FailureOr<LoopSpace> space = buildLinalgSpace(linalgOp);
+    if (failed(space)) {
+      // Non-permutation maps (convolutions): replicate.
+      out.push_back(replicatedCandidate(op, mesh.size()));
+      return success();
+    }
+    loopSpaceCandidates(*space, mesh, current, out);
+    return success();
+  }
+
+  LogicalResult
+  getAllShardingCandidates(Operation *op, llvm::ArrayRef<int64_t> mesh,
+                           llvm::ArrayRef<Placements> current,
+                           llvm::SmallVectorImpl<ShardingCandidate> &out) const {
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    if (!linalgOp.hasPureTensorSemantics())
+      return failure();
+    FailureOr<LoopSpace> space = buildLinalgSpace(linalgOp);
+    if (failed(space))
+      return getShardingCandidates(op, mesh, current, out);
+    enumerateLoopSpace(*space, mesh, out);
+    return success();
+  }
+
+  bool preservesCreation(Operation *op) const {
+    return kIsCreatedCopy<OpTy> &&
+           cast<linalg::LinalgOp>(op).hasPureTensorSemantics();
+  }
+
+  bool createsZeroOrUndef(Operation *op) const {
+    if (!preservesCreation(op))
+      return false;
+    if constexpr (std::is_same_v<OpTy, linalg::FillOp>) {
+      Value fill = cast<linalg::FillOp>(op).getInputs()[0];
+      return matchPattern(fill, m_AnyZeroFloat()) ||
+             matchPattern(fill, m_Zero());
+    }
+    return isZeroOrUndef(op->getOperand(0));
+  }
+
+  FailureOr<ShardingCandidate>
+  getCreationCandidate(Operation *op, llvm::ArrayRef<int64_t> mesh,
+                       llvm::ArrayRef<Placement> result) const {
+    if (!preservesCreation(op))
+      return failure();
+    FailureOr<LoopSpace> space = buildLinalgSpace(cast<linalg::LinalgOp>(op));
+    if (failed(space))
+      return failure();
+    return creationCandidate(*space, mesh, result);
+  }
+
+  LogicalResult localize(Operation *op, PartitionContext &ctx) const {
+    // Indices of sharded loops would be local: not supported yet.
+    bool usesIndex = false;
+    if (Block *body = cast<linalg::LinalgOp>(op).getBlock())
+      body->walk([&](linalg::IndexOp) { usesIndex = true; });
+    if (usesIndex)
+      for (Value r : op->getResults())
+        if (const FakeTensor *t = ctx.lookup(r))
+          if (llvm::any_of(t->placements,
+                           [](Placement p) { return p.isShard(); }))
+            return op->emitError()
+                   << "linalg.index in a sharded op is not supported by the "
+                      "partitioner yet";
+    ctx.localizeResultTypes(op);
+    return success();
+  }
+};
+
+/// Softmax follows its input; the softmax dim cannot stay sharded.
+struct SoftmaxShardingModel
+    : public ShardingRuleOpInterface::ExternalModel<SoftmaxShardingModel,
+                                                    linalg::SoftmaxOp> {
+  LogicalResult
+  getShardingCandidates(Operation *op, llvm::ArrayRef<int64_t> mesh,
+                        llvm::ArrayRef<Placements> current,
+                        llvm::SmallVectorImpl<ShardingCandidate> &out) const {
+    int64_t dim = cast<linalg::SoftmaxOp>(op).getDimension();
+    out.push_back(followWithBlockedDims(
+        op, mesh, current, [&](int64_t d) { return d == dim; },
+        /*numFollowable=*/1));
+    return success();
+  }
+};
+
+template <typename OpTy>
+void attachStructured(MLIRContext *ctx) {
+  OpTy::template attachInterface<StructuredOpShardingModel<OpTy>>(*ctx);
+}
+
+template <typename... OpTys>
+void attachAllStructured(MLIRContext *ctx) {
+  (attachStructured<OpTys>(ctx), ...);
+}
+
+} // namespace
+
+void mlir::dtensor::registerLinalgShardingRuleExternalModels(
+    DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, linalg::LinalgDialect *) {
+    attachAllStructured<
+#define GET_OP_LIST
+#include "mlir/Dialect/Linalg/IR/LinalgStructuredOps.cpp.inc"
+        >(ctx);
+    linalg::SoftmaxOp::attachInterface<SoftmaxShardingModel>(*ctx);
+  });
+}

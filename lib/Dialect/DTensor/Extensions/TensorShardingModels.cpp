@@ -1,0 +1,343 @@
+//===- TensorShardingModels.cpp - sharding rules of tensor ops ------------===//
+//
+// Reshapes map shards through their reassociation, slices keep shards on
+// dims they cover whole, concatenation and padding follow an operand except
+// along the dims they change, element access and reshapes by shape tensor
+// replicate, and creations are built in the placements their users need.
+// Local rewrites: expanded shapes, slices and inserts take local sizes on
+// sharded dims, `tensor.dim` answers the global size.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dtensor/Dialect/DTensor/Extensions/ShardingRuleExternalModels.h"
+#include "dtensor/Dialect/DTensor/Extensions/ShardingRuleUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectRegistry.h"
+
+using namespace mlir;
+using namespace mlir::dtensor;
+
+//===----------------------------------------------------------------------===//
+// Candidates
+//===----------------------------------------------------------------------===//
+
+static ShardingCandidate collapseCandidate(tensor::CollapseShapeOp op,
+                                           llvm::ArrayRef<int64_t> mesh,
+                                           llvm::ArrayRef<Placement> src) {
+  auto groups = op.getReassociationIndices();
+  llvm::ArrayRef<int64_t> shape = op.getSrcType().getShape();
+  auto m = mapPlacements(
+      src,
+      [&](int64_t axis, int64_t d) -> int64_t {
+        for (auto [j, group] : llvm::enumerate(groups)) {
+          if (group.front() != d)
+            continue;
+          // Merging keeps a shard on the first merged dim if it is even.
+          if (group.size() > 1 &&
+              shape[d] % shardsOnDimUpTo(mesh, src, d, axis) != 0)
+            return -1;
+          return j;
+        }
+        return -1;
+      },
+      /*keepPartial=*/true);
+  return unaryCandidate(op, m);
+}
+
+static ShardingCandidate expandCandidate(tensor::ExpandShapeOp op,
+                                         llvm::ArrayRef<int64_t> mesh,
+                                         llvm::ArrayRef<Placement> src) {
+  auto groups = op.getReassociationIndices();
+  llvm::ArrayRef<int64_t> shape = op.getResultType().getShape();
+  auto m = mapPlacements(
+      src,
+      [&](int64_t axis, int64_t d) -> int64_t {
+        int64_t first = groups[d].front();
+        // Splitting keeps the shard on the first new dim if it divides.
+        if (groups[d].size() > 1 &&
+            shape[first] % shardsOnDimUpTo(mesh, src, d, axis) != 0)
+          return -1;
+        return first;
+      },
+      /*keepPartial=*/true);
+  return unaryCandidate(op, m);
+}
+
+static ShardingCandidate extractSliceCandidate(tensor::ExtractSliceOp op,
+                                               llvm::ArrayRef<Placement> src) {
+  llvm::SmallBitVector dropped = op.getDroppedDims();
+  auto srcShape = op.getSourceType().getShape();
+  auto m = mapPlacements(
+      src,
+      [&](int64_t, int64_t d) -> int64_t {
+        if (dropped.test(d) || !coversDim(op, d, srcShape[d]))
+          return -1;
+        int64_t j = 0;
+        for (int64_t i = 0; i < d; ++i)
+          j += dropped.test(i) ? 0 : 1;
+        return j;
+      },
+      /*keepPartial=*/true);
+  return unaryCandidate(op, m);
+}
+
+static ShardingCandidate insertSliceCandidate(tensor::InsertSliceOp op,
+                                              llvm::ArrayRef<Placement> dest) {
+  auto destShape = op.getDestType().getShape();
+  // Rank-reducing inserts are replicated; otherwise a dest shard survives on
+  // the dims the source covers completely, and the source is sharded alike.
+  bool sameRank = op.getSourceType().getRank() == op.getDestType().getRank();
+  Placements target;
+  for (const Placement &p : dest)
+    target.push_back(p.isShard() && sameRank &&
+                             coversDim(op, p.getDim(), destShape[p.getDim()])
+                         ? p
+                         : Placement::replicate());
+  ShardingCandidate c;
+  for (OpOperand &o : op->getOpOperands()) {
+    c.operands.push_back(o.getOperandNumber() < 2 ? target : Placements());
+    c.excludedFromCost.push_back(false);
+  }
+  c.results.push_back(target);
+  return c;
+}
+
+/// Follows the tensor operand among the first `numFollowable` with the most
+/// shards (ties: first), forcing R on the axes that shard a dim in `blocked`
+/// and on partial axes. All tensor operands and results take the same
+/// placements.
+
+//===----------------------------------------------------------------------===//
+// Models
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A model whose single candidate is computed by `Derived::candidate`.
+template <typename Derived, typename OpTy>
+struct SingleCandidateModel
+    : public ShardingRuleOpInterface::ExternalModel<Derived, OpTy> {
+  LogicalResult
+  getShardingCandidates(Operation *op, llvm::ArrayRef<int64_t> mesh,
+                        llvm::ArrayRef<Placements> current,
+                        llvm::SmallVectorImpl<ShardingCandidate> &out) const {
+    out.push_back(static_cast<const Derived *>(this)->candidate(
+        cast<OpTy>(op), mesh, current));
+    return success();
+  }
+};
+
+struct CollapseShapeModel
+    : SingleCandidateModel<CollapseShapeModel, tensor::CollapseShapeOp> {
+  ShardingCandidate candidate(tensor::CollapseShapeOp op,
+                              llvm::ArrayRef<int64_t> mesh,
+                              llvm::ArrayRef<Placements> current) const {
+    return collapseCandidate(op, mesh, current[0]);
+  }
+};
+
+struct ExpandShapeModel
+    : SingleCandidateModel<ExpandShapeModel, tensor::ExpandShapeOp> {
+  ShardingCandidate candidate(tensor::ExpandShapeOp op,
+                              llvm::ArrayRef<int64_t> mesh,
+                              llvm::ArrayRef<Placements> current) const {
+    return expandCandidate(op, mesh, current[0]);
+  }
+  LogicalResult localize(Operation *op, PartitionContext &ctx) const {
+    auto expand = cast<tensor::ExpandShapeOp>(op);
+    const FakeTensor *t = ctx.lookup(expand.getResult());
+    RankedTensorType local = ctx.getLocalType(t->type, t->placements);
+    if (!local.hasStaticShape())
+      return op->emitError() << "expanding an unevenly sharded dim is not "
+                                "supported by the partitioner yet";
+    OpBuilder &b = ctx.getBuilder();
+    b.setInsertionPoint(op);
+    auto repl =
+        tensor::ExpandShapeOp::create(b, op->getLoc(), local, expand.getSrc(),
+                                      expand.getReassociationIndices());
+    ctx.replace(expand.getResult(), repl.getResult());
+    op->erase();
+    return success();
+  }
+};
+
+struct ExtractSliceModel
+    : SingleCandidateModel<ExtractSliceModel, tensor::ExtractSliceOp> {
+  ShardingCandidate candidate(tensor::ExtractSliceOp op,
+                              llvm::ArrayRef<int64_t>,
+                              llvm::ArrayRef<Placements> current) const {
+    return extractSliceCandidate(op, current[0]);
+  }
+  LogicalResult localize(Operation *op, PartitionContext &ctx) const {
+    auto slice = cast<tensor::ExtractSliceOp>(op);
+    const FakeTensor *src = ctx.lookup(slice.getSource());
+    const FakeTensor *res = ctx.lookup(slice.getResult());
+    if (!src || !res || llvm::none_of(src->placements, [](Placement p) {
+          return p.isShard();
+        })) {
+      ctx.localizeResultTypes(op);
+      return success();
+    }
+    // Sharded dims are taken whole: their sizes become the local sizes.
+    OpBuilder &b = ctx.getBuilder();
+    b.setInsertionPoint(op);
+    SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+    for (const Placement &p : src->placements)
+      if (p.isShard())
+        sizes[p.getDim()] =
+            ctx.getDimSize(op->getLoc(), slice.getSource(), p.getDim());
+    RankedTensorType local = ctx.getLocalType(res->type, res->placements);
+    auto repl = tensor::ExtractSliceOp::create(
+        b, op->getLoc(), local, slice.getSource(), slice.getMixedOffsets(),
+        sizes, slice.getMixedStrides());
+    ctx.replace(slice.getResult(), repl.getResult());
+    op->erase();
+    return success();
+  }
+};
+
+struct InsertSliceModel
+    : SingleCandidateModel<InsertSliceModel, tensor::InsertSliceOp> {
+  ShardingCandidate candidate(tensor::InsertSliceOp op,
+                              llvm::ArrayRef<int64_t>,
+                              llvm::ArrayRef<Placements> current) const {
+    return insertSliceCandidate(op, current[1]);
+  }
+  /// The rule follows the destination.
+  LogicalResult
+  getAllShardingCandidates(Operation *op, llvm::ArrayRef<int64_t> mesh,
+                           llvm::ArrayRef<Placements> current,
+                           llvm::SmallVectorImpl<ShardingCandidate> &out) const {
+    return enumerateFollowedCandidates(cast<ShardingRuleOpInterface>(op),
+                                       /*followed=*/1, mesh, current, out);
+  }
+  LogicalResult localize(Operation *op, PartitionContext &ctx) const {
+    auto insert = cast<tensor::InsertSliceOp>(op);
+    const FakeTensor *dest = ctx.lookup(insert.getDest());
+    if (!dest || llvm::none_of(dest->placements,
+                               [](Placement p) { return p.isShard(); })) {
+      ctx.localizeResultTypes(op);
+      return success();
+    }
+    OpBuilder &b = ctx.getBuilder();
+    b.setInsertionPoint(op);
+    SmallVector<OpFoldResult> sizes = insert.getMixedSizes();
+    for (const Placement &p : dest->placements)
+      if (p.isShard())
+        sizes[p.getDim()] =
+            ctx.getDimSize(op->getLoc(), insert.getSource(), p.getDim());
+    auto repl = tensor::InsertSliceOp::create(
+        b, op->getLoc(), insert.getSource(), insert.getDest(),
+        insert.getMixedOffsets(), sizes, insert.getMixedStrides());
+    ctx.replace(insert.getResult(), repl.getResult());
+    op->erase();
+    return success();
+  }
+};
+
+struct ConcatModel : SingleCandidateModel<ConcatModel, tensor::ConcatOp> {
+  ShardingCandidate candidate(tensor::ConcatOp op,
+                              llvm::ArrayRef<int64_t> mesh,
+                              llvm::ArrayRef<Placements> current) const {
+    int64_t dim = op.getDim();
+    return followWithBlockedDims(op, mesh, current,
+                                 [&](int64_t d) { return d == dim; });
+  }
+};
+
+struct PadModel : SingleCandidateModel<PadModel, tensor::PadOp> {
+  ShardingCandidate candidate(tensor::PadOp op, llvm::ArrayRef<int64_t> mesh,
+                              llvm::ArrayRef<Placements> current) const {
+    auto low = op.getMixedLowPad(), high = op.getMixedHighPad();
+    return followWithBlockedDims(
+        op, mesh, current,
+        [&](int64_t d) {
+          return getConstantIntValue(low[d]) != 0 ||
+                 getConstantIntValue(high[d]) != 0;
+        },
+        /*numFollowable=*/1);
+  }
+};
+
+struct CastModel : SingleCandidateModel<CastModel, tensor::CastOp> {
+  ShardingCandidate candidate(tensor::CastOp op, llvm::ArrayRef<int64_t> mesh,
+                              llvm::ArrayRef<Placements> current) const {
+    return followWithBlockedDims(op, mesh, current,
+                                 [](int64_t) { return false; });
+  }
+};
+
+/// Element access and reshapes by a shape tensor: replicated.
+template <typename OpTy>
+struct ReplicatedModel
+    : SingleCandidateModel<ReplicatedModel<OpTy>, OpTy> {
+  ShardingCandidate candidate(OpTy op, llvm::ArrayRef<int64_t> mesh,
+                              llvm::ArrayRef<Placements>) const {
+    return replicatedCandidate(op, mesh.size());
+  }
+};
+
+/// Reads only the global shape: no requirement on the placements.
+struct DimModel : SingleCandidateModel<DimModel, tensor::DimOp> {
+  ShardingCandidate candidate(tensor::DimOp, llvm::ArrayRef<int64_t>,
+                              llvm::ArrayRef<Placements> current) const {
+    ShardingCandidate c;
+    c.operands.push_back(current[0]);
+    c.operands.push_back(Placements());
+    c.excludedFromCost.assign(2, false);
+    c.results.push_back(Placements());
+    return c;
+  }
+  /// The global view asks for global sizes.
+  LogicalResult localize(Operation *op, PartitionContext &ctx) const {
+    auto dim = cast<tensor::DimOp>(op);
+    auto type = dyn_cast<RankedTensorType>(dim.getSource().getType());
+    std::optional<int64_t> d = dim.getConstantIndex();
+    if (type && d && ctx.lookup(dim.getSource())) {
+      OpBuilder &b = ctx.getBuilder();
+      b.setInsertionPoint(op);
+      dim.replaceAllUsesWith(
+          arith::ConstantIndexOp::create(b, op->getLoc(), type.getDimSize(*d))
+              .getResult());
+      op->erase();
+    }
+    return success();
+  }
+};
+
+/// tensor.empty is undefined, so it may also be built as P(sum).
+struct EmptyModel : CreationShardingModel<tensor::EmptyOp, EmptyModel> {
+  bool createsZeroOrUndef(Operation *) const { return true; }
+};
+
+} // namespace
+
+void mlir::dtensor::registerTensorShardingRuleExternalModels(
+    DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, tensor::TensorDialect *) {
+    tensor::CollapseShapeOp::attachInterface<CollapseShapeModel>(*ctx);
+    tensor::ExpandShapeOp::attachInterface<ExpandShapeModel>(*ctx);
+    tensor::ExtractSliceOp::attachInterface<ExtractSliceModel>(*ctx);
+    tensor::InsertSliceOp::attachInterface<InsertSliceModel>(*ctx);
+    tensor::ConcatOp::attachInterface<ConcatModel>(*ctx);
+    tensor::PadOp::attachInterface<PadModel>(*ctx);
+    tensor::CastOp::attachInterface<CastModel>(*ctx);
+    tensor::DimOp::attachInterface<DimModel>(*ctx);
+    tensor::ExtractOp::attachInterface<ReplicatedModel<tensor::ExtractOp>>(
+        *ctx);
+    tensor::InsertOp::attachInterface<ReplicatedModel<tensor::InsertOp>>(*ctx);
+    tensor::ReshapeOp::attachInterface<ReplicatedModel<tensor::ReshapeOp>>(
+        *ctx);
+    tensor::BitcastOp::attachInterface<ReplicatedModel<tensor::BitcastOp>>(
+        *ctx);
+    tensor::EmptyOp::attachInterface<EmptyModel>(*ctx);
+    tensor::SplatOp::attachInterface<CreationShardingModel<tensor::SplatOp>>(
+        *ctx);
+    tensor::FromElementsOp::attachInterface<
+        CreationShardingModel<tensor::FromElementsOp>>(*ctx);
+    tensor::GenerateOp::attachInterface<
+        CreationShardingModel<tensor::GenerateOp>>(*ctx);
+  });
+}
