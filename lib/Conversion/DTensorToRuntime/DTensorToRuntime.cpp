@@ -72,7 +72,8 @@ struct RuntimeFunction {
 
 /// The RuntimeFunction of `fn`, a function declared in dtrt.h (only its type
 /// is used: the compiler does not link the runtime).
-#define DTRT_FUNCTION(fn) RuntimeFunction{#fn, &AbiSignature<decltype(fn)>::get}
+#define DTRT_FUNCTION(fn)                                                      \
+  RuntimeFunction { #fn, &AbiSignature < decltype(fn)> ::get }
 
 /// The dtrt_dtype of element type `t`, if the runtime has one.
 std::optional<dtrt_dtype> dtypeOf(Type t) {
@@ -279,8 +280,8 @@ struct Collective {
 
 Value lowerAllReduce(CallBuilder &bl, Collective &c) {
   Value inBuf = bl.materialize(c.input);
-  Value outBuf = bl.alloc(bl.sizes(c.input),
-                          getElementTypeOrSelf(c.input.getType()));
+  Value outBuf =
+      bl.alloc(bl.sizes(c.input), getElementTypeOrSelf(c.input.getType()));
   bl.call(DTRT_FUNCTION(dtrt_all_reduce),
           {bl.pointer(inBuf), bl.pointer(outBuf), bl.count(c.input),
            bl.i32(c.dtype), bl.i32(reduceOpOf(*c.op.getReduceKind())),
@@ -316,9 +317,9 @@ Value lowerGatherOrScatter(CallBuilder &bl, Collective &c, Value input,
   } else {
     Value lead = getValueOrCreateConstantIndexOp(b, bl.loc, outSizes[0]);
     outSizes[0] =
-        gather ? arith::MulIOp::create(b, bl.loc, lead, bl.index(k)).getResult()
-               : arith::DivUIOp::create(b, bl.loc, lead, bl.index(k))
-                     .getResult();
+        gather
+            ? arith::MulIOp::create(b, bl.loc, lead, bl.index(k)).getResult()
+            : arith::DivUIOp::create(b, bl.loc, lead, bl.index(k)).getResult();
   }
   Value outBuf = bl.alloc(outSizes, getElementTypeOrSelf(in.getType()));
   Value mask = bl.mask(c.op.getMeshAxes());
@@ -338,16 +339,14 @@ Value lowerGatherOrScatter(CallBuilder &bl, Collective &c, Value input,
 /// all_to_all(split j, concat i) as the all-gather of dim i followed by this
 /// rank's chunk of dim j (equal chunks: the partitioner emits all_to_all
 /// only for even shards).
-Value lowerAllToAll(CallBuilder &bl, Collective &c,
-                    RankedTensorType type) {
+Value lowerAllToAll(CallBuilder &bl, Collective &c, RankedTensorType type) {
   RewriterBase &b = bl.b;
   Location loc = bl.loc;
   int64_t i = *c.op.getGatheredDim(), j = *c.op.getScatteredDim();
-  Value gathered =
-      lowerGatherOrScatter(bl, c, c.input, i, /*gather=*/true);
-  Value rank = ProcessIndexOp::create(
-      b, loc, b.getIndexType(), c.op.getMeshAttr(),
-      b.getDenseI64ArrayAttr(c.op.getMeshAxes()));
+  Value gathered = lowerGatherOrScatter(bl, c, c.input, i, /*gather=*/true);
+  Value rank =
+      ProcessIndexOp::create(b, loc, b.getIndexType(), c.op.getMeshAttr(),
+                             b.getDenseI64ArrayAttr(c.op.getMeshAxes()));
   SmallVector<OpFoldResult> sizes = bl.sizes(gathered);
   Value nj = getValueOrCreateConstantIndexOp(b, loc, sizes[j]);
   Value chunk = arith::DivUIOp::create(b, loc, nj, bl.index(c.groupSize));
@@ -384,9 +383,8 @@ FailureOr<dtrt_dtype> checkLowerable(CollectiveOpInterface op) {
   if (op.isAsync())
     for (Operation *user : op->getUsers())
       if (!isa<WaitOp>(user))
-        return op->emitOpError()
-               << "request is used by '" << user->getName()
-               << "'; only dtensor.wait can complete it";
+        return op->emitOpError() << "request is used by '" << user->getName()
+                                 << "'; only dtensor.wait can complete it";
   return *dtype;
 }
 

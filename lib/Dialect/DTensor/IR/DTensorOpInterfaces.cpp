@@ -65,9 +65,9 @@ static LogicalResult verifyShapes(CollectiveOpInterface op, ShapedType in,
 static LogicalResult verifyRoot(CollectiveOpInterface op, MeshOp mesh) {
   ArrayRef<int64_t> root = op.getRootCoords(), axes = op.getMeshAxes();
   if (root.size() != axes.size())
-    return op->emitOpError() << "root has " << root.size()
-                             << " coordinates but " << axes.size()
-                             << " mesh axes are listed";
+    return op->emitOpError()
+           << "root has " << root.size() << " coordinates but " << axes.size()
+           << " mesh axes are listed";
   for (auto [c, a] : llvm::zip_equal(root, axes))
     if (c < 0 || c >= mesh.getShape()[a])
       return op->emitOpError()

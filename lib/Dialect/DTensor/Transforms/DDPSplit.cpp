@@ -124,8 +124,9 @@ private:
   /// Computes the inputs of every bucket and of the return (consumer
   /// `buckets.size()`), and the outputs of every bucket: the values of it
   /// that a later consumer reads, in program order.
-  void computeBoundaries(llvm::SmallVectorImpl<llvm::SetVector<Value>> &inputs,
-                         llvm::SmallVectorImpl<llvm::SmallVector<Value>> &outputs);
+  void
+  computeBoundaries(llvm::SmallVectorImpl<llvm::SetVector<Value>> &inputs,
+                    llvm::SmallVectorImpl<llvm::SmallVector<Value>> &outputs);
   /// Declares the empty submodule of bucket `k` taking `ins` and returning
   /// `outs`: every argument and result carries the placements of its value,
   /// parameters keep their attributes.
@@ -345,10 +346,10 @@ func::FuncOp FunctionSplitter::createSubmodule(size_t k,
     resultTypes.push_back(v.getType());
     resultAttrs.push_back(getSpecAttrs(v).getDictionary(ctx));
   }
-  auto sub = func::FuncOp::create(
-      ops[buckets[k].begin]->getLoc(),
-      (func.getName() + "_submod_" + Twine(k)).str(),
-      FunctionType::get(ctx, argTypes, resultTypes));
+  auto sub =
+      func::FuncOp::create(ops[buckets[k].begin]->getLoc(),
+                           (func.getName() + "_submod_" + Twine(k)).str(),
+                           FunctionType::get(ctx, argTypes, resultTypes));
   sub.setPrivate();
   sub.setAllArgAttrs(argAttrs);
   sub.setAllResultAttrs(resultAttrs);

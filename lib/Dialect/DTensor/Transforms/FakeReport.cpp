@@ -68,9 +68,8 @@ std::string shapeString(llvm::ArrayRef<int64_t> shape) {
 llvm::SmallVector<int64_t> localBytes(RankedTensorType type,
                                       llvm::ArrayRef<int64_t> mesh,
                                       llvm::ArrayRef<Placement> ps) {
-  return computeAllLocalBytes(type.getShape(),
-                              getElementByteSize(type.getElementType()), mesh,
-                              ps);
+  return computeAllLocalBytes(
+      type.getShape(), getElementByteSize(type.getElementType()), mesh, ps);
 }
 
 /// One collective of the plan.
@@ -144,8 +143,7 @@ private:
   /// The `collectives` and `redistributions` sections and the comm bytes.
   void addCollectives();
   /// Adds the collectives of `steps` redistributing `r` to the report.
-  void addSteps(const Redistribution &r,
-                llvm::ArrayRef<RedistributeStep> steps,
+  void addSteps(const Redistribution &r, llvm::ArrayRef<RedistributeStep> steps,
                 json::Array &collectives);
 
   FunctionOpInterface func;
@@ -215,14 +213,14 @@ void ReportBuilder::addValues() {
     Operation *def = v.getDefiningOp();
     std::string op = def ? def->getName().getStringRef().str()
                          : std::string("block_argument");
-    values.push_back(json::Object{
-        {"name", valueName(v)},
-        {"op", op},
-        {"global_shape", toJson(t->type.getShape())},
-        {"dtype", typeString(t->type.getElementType())},
-        {"placements", placementsJson(t->placements)},
-        {"local_shapes", shapesJson(shapes)},
-        {"bytes", toJson(plan.getLocalBytes(v))}});
+    values.push_back(
+        json::Object{{"name", valueName(v)},
+                     {"op", op},
+                     {"global_shape", toJson(t->type.getShape())},
+                     {"dtype", typeString(t->type.getElementType())},
+                     {"placements", placementsJson(t->placements)},
+                     {"local_shapes", shapesJson(shapes)},
+                     {"bytes", toJson(plan.getLocalBytes(v))}});
     rep.rows.push_back({valueName(v), op,
                         shapeString(t->type.getShape()) + "x" +
                             typeString(t->type.getElementType()),

@@ -14,7 +14,13 @@ namespace dtensor {
 
 /// The families of local-view collectives; a `_start` form has the family of
 /// its synchronous form.
-enum class CollectiveKind { AllReduce, AllGather, ReduceScatter, AllToAll, Broadcast };
+enum class CollectiveKind {
+  AllReduce,
+  AllGather,
+  ReduceScatter,
+  AllToAll,
+  Broadcast
+};
 
 namespace detail {
 /// Shared verifier of every CollectiveOpInterface op.
