@@ -146,4 +146,15 @@ TEST(ChunkExtent, NoOverflowNearInt64Max) {
   EXPECT_EQ(total, n);
   EXPECT_EQ(chunkExtent(n, 2, 1).offset, n / 2 + 1);
 }
+
+// Uneven shards of 7 rows of 3 f32 over 2 ranks: 4 and 3 rows; partial and
+// replicated values are whole on every rank.
+TEST(LocalBytes, PerRankBytesOfUnevenShards) {
+  EXPECT_EQ(computeAllLocalBytes({7, 3}, 4, {2}, {Placement::shard(0)}),
+            (llvm::SmallVector<int64_t>{48, 36}));
+  EXPECT_EQ(computeAllLocalBytes({7, 3}, 4, {2}, {Placement::partial()}),
+            (llvm::SmallVector<int64_t>{84, 84}));
+  EXPECT_EQ(computeAllLocalBytes({}, 8, {3}, {Placement::replicate()}),
+            (llvm::SmallVector<int64_t>{8, 8, 8}));
+}
 } // namespace

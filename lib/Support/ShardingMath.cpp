@@ -86,6 +86,20 @@ mlir::dtensor::computeAllLocalShapes(ArrayRef<int64_t> globalShape,
   return shapes;
 }
 
+SmallVector<int64_t>
+mlir::dtensor::computeAllLocalBytes(ArrayRef<int64_t> globalShape,
+                                    int64_t elementBytes, ArrayRef<int64_t> mesh,
+                                    ArrayRef<Placement> placements) {
+  SmallVector<int64_t> bytes;
+  for (const auto &shape : computeAllLocalShapes(globalShape, mesh, placements)) {
+    int64_t n = elementBytes;
+    for (int64_t d : shape)
+      n *= d;
+    bytes.push_back(n);
+  }
+  return bytes;
+}
+
 SmallVector<int64_t, 4> mlir::dtensor::computeLocalTypeShape(
     ArrayRef<int64_t> globalShape, ArrayRef<int64_t> mesh,
     ArrayRef<Placement> placements, int64_t dynamic) {

@@ -52,3 +52,37 @@ func.func @async_and_index(%x: tensor<32xi32>) -> (tensor<8xi32>, index) {
   %i = dtensor.process_index on @mesh axes [0] : index
   return %y, %i : tensor<8xi32>, index
 }
+
+// -----
+
+// The root coordinates [1, 2] on axes of sizes 2 and 4 are group rank 6; the
+// broadcast runs in place on one buffer. f64 is dtype 1.
+// CHECK-LABEL: func.func @broadcast
+// CHECK: %[[BUF:.*]] = memref.alloc() : memref<8xf64>
+// CHECK: call @dtrt_broadcast(%{{.*}}, %c8_i64, %c1_i32, %c6_i32, %c3_i64) : (i64, i64, i32, i32, i64) -> i32
+// CHECK: bufferization.to_tensor %[[BUF]] restrict writable
+dtensor.mesh @mesh = <["a" = 2, "b" = 4]>
+func.func @broadcast(%x: tensor<8xf64>) -> tensor<8xf64> {
+  %y = dtensor.broadcast %x on @mesh axes [0, 1] root [1, 2] : tensor<8xf64> -> tensor<8xf64>
+  return %y : tensor<8xf64>
+}
+
+// -----
+
+// all_to_all gathers the concat dim and keeps this rank's chunk of the split
+// dim; the wait of the async form reads the slice.
+// CHECK-LABEL: func.func @all_to_all
+// CHECK: call @dtrt_all_gather(%{{.*}}, %{{.*}}, %c128_i64, %c3_i32, %c2_i64)
+// CHECK: %[[G:.*]] = bufferization.to_tensor %{{.*}} : memref<32x16xi64> to tensor<32x16xi64>
+// CHECK: %[[R:.*]] = call @dtrt_group_rank(%c2_i64)
+// CHECK: %[[I:.*]] = arith.index_cast %[[R]] : i32 to index
+// CHECK: %[[OFF:.*]] = arith.muli %[[I]], %c4 : index
+// CHECK: %[[S:.*]] = tensor.extract_slice %[[G]][0, %[[OFF]]] [32, 4] [1, 1]
+// CHECK-NOT: dtensor.wait
+// CHECK: return %[[S]]
+dtensor.mesh @mesh = <["a" = 2, "b" = 4]>
+func.func @all_to_all(%x: tensor<8x16xi64>) -> tensor<32x4xi64> {
+  %r = dtensor.all_to_all_start %x on @mesh axes [1] split_dim 1 concat_dim 0 : tensor<8x16xi64> -> !dtensor.request<tensor<32x4xi64>>
+  %y = dtensor.wait %r : !dtensor.request<tensor<32x4xi64>>
+  return %y : tensor<32x4xi64>
+}

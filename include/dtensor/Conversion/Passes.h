@@ -3,6 +3,7 @@
 #ifndef DTENSOR_CONVERSION_PASSES_H
 #define DTENSOR_CONVERSION_PASSES_H
 
+#include "dtensor/Conversion/DTensorToRuntime/DTensorToRuntime.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -14,15 +15,10 @@
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
-class RewritePatternSet;
 namespace dtensor {
 
 #define GEN_PASS_DECL
 #include "dtensor/Conversion/Passes.h.inc"
-
-/// Patterns lowering dtensor collectives and `dtensor.process_index` to
-/// calls of the dtrt runtime.
-void populateDTensorToRuntimeConversionPatterns(RewritePatternSet &patterns);
 
 #define GEN_PASS_REGISTRATION
 #include "dtensor/Conversion/Passes.h.inc"

@@ -20,6 +20,13 @@ def ConvertDTensorToRuntime
     the `_start`. Every call's status is checked: a failure calls
     `dtrt_abort` with the runtime's message. The meshes and the placement
     attributes are removed at the end.
+
+    Every op with `CollectiveOpInterface` is lowered by one pattern (a
+    `ConversionTarget` marks them, `dtensor.process_index` and `dtensor.wait`
+    illegal); `populateDTensorToRuntimeConversionPatterns` exposes it. An
+    element type the runtime has no dtype for, `avg` on integers, and a
+    request used by anything but `dtensor.wait` are errors that name the op
+    and the type.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",

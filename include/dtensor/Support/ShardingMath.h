@@ -56,6 +56,13 @@ computeAllLocalShapes(llvm::ArrayRef<int64_t> globalShape,
                       llvm::ArrayRef<int64_t> meshShape,
                       llvm::ArrayRef<Placement> placements);
 
+/// Bytes of the local shard on every rank, in row-major rank order, for
+/// elements of `elementBytes` bytes.
+llvm::SmallVector<int64_t>
+computeAllLocalBytes(llvm::ArrayRef<int64_t> globalShape, int64_t elementBytes,
+                     llvm::ArrayRef<int64_t> meshShape,
+                     llvm::ArrayRef<Placement> placements);
+
 /// The shape of the local tensor type that holds every rank's shard: a dim is
 /// static where all ranks agree and `kDynamic` (the `dynamic` argument) where
 /// shards are uneven.

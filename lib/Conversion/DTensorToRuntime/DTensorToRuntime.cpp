@@ -1,19 +1,28 @@
 //===- DTensorToRuntime.cpp - collectives to dtrt runtime calls -----------===//
 //
-// The runtime exchanges equal contiguous blocks in group-rank order. A
-// collective on dim d moves d to the front (linalg.transpose), runs on the
-// leading dim and moves it back. Buffers are passed as raw pointers (i64) so
-// the runtime needs no knowledge of MLIR memref descriptors.
+// One conversion pattern lowers every CollectiveOpInterface op; the
+// interface gives its family, mesh, axes, group size, reduction and the dims
+// it gathers or scatters. The runtime exchanges equal contiguous blocks in
+// group-rank order: a collective on dim d moves d to the front
+// (linalg.transpose), runs on the leading dim and moves it back. Buffers are
+// passed as raw pointers (i64) so the runtime needs no knowledge of MLIR
+// memref descriptors. The runtime's ABI (dtype and reduction codes, the
+// signature of every `dtrt_*` function) is read from dtrt.h.
 //
 //===----------------------------------------------------------------------===//
 
+#include "dtensor/Conversion/DTensorToRuntime/DTensorToRuntime.h"
 #include "dtensor/Conversion/Passes.h"
 
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include "dtrt/dtrt.h"
+
+#include <type_traits>
 
 namespace mlir {
 namespace dtensor {
@@ -27,51 +36,109 @@ using namespace mlir::dtensor;
 
 namespace {
 
-/// dtrt_dtype codes (runtime/include/dtrt/dtrt.h).
-FailureOr<int32_t> dtypeCode(Type t) {
-  if (t.isF32())
-    return 0;
-  if (t.isF64())
-    return 1;
-  if (t.isInteger(32))
-    return 2;
-  if (t.isInteger(64) || t.isIndex())
-    return 3;
-  if (t.isInteger(8))
-    return 4;
-  if (t.isInteger(1))
-    return 5;
-  if (t.isInteger(16))
-    return 6;
-  return failure();
+//===----------------------------------------------------------------------===//
+// The runtime's ABI, from dtrt.h
+//===----------------------------------------------------------------------===//
+
+// Pointers travel as i64 (what memref.extract_aligned_pointer_as_index gives,
+// cast to i64), which the C ABI passes like a pointer on 64-bit hosts.
+static_assert(sizeof(void *) == sizeof(int64_t), "dtrt needs a 64-bit host");
+
+/// The MLIR type of a C parameter or result type of dtrt.h.
+template <typename T> Type abiType(MLIRContext *ctx) {
+  static_assert(std::is_pointer_v<T> || std::is_integral_v<T>,
+                "dtrt.h passes integers and pointers only");
+  if constexpr (std::is_pointer_v<T>)
+    return IntegerType::get(ctx, 64);
+  else
+    return IntegerType::get(ctx, 8 * sizeof(T));
 }
 
-/// Bit mask of mesh axes.
-int64_t axesMask(ArrayRef<int64_t> axes) {
-  int64_t mask = 0;
+template <typename Fn> struct AbiSignature;
+template <typename R, typename... Args> struct AbiSignature<R(Args...)> {
+  static FunctionType get(MLIRContext *ctx) {
+    SmallVector<Type> results;
+    if constexpr (!std::is_void_v<R>)
+      results.push_back(abiType<R>(ctx));
+    return FunctionType::get(ctx, {abiType<Args>(ctx)...}, results);
+  }
+};
+
+/// A `dtrt_*` function: its name and its signature as dtrt.h declares it.
+struct RuntimeFunction {
+  StringRef name;
+  FunctionType (*type)(MLIRContext *);
+};
+
+/// The RuntimeFunction of `fn`, a function declared in dtrt.h (only its type
+/// is used: the compiler does not link the runtime).
+#define DTRT_FUNCTION(fn)                                                      \
+  RuntimeFunction { #fn, &AbiSignature < decltype(fn)> ::get }
+
+/// The dtrt_dtype of element type `t`, if the runtime has one.
+std::optional<dtrt_dtype> dtypeOf(Type t) {
+  if (t.isF32())
+    return DTRT_F32;
+  if (t.isF64())
+    return DTRT_F64;
+  if (t.isInteger(32))
+    return DTRT_I32;
+  if (t.isInteger(64) || t.isIndex())
+    return DTRT_I64;
+  if (t.isInteger(16))
+    return DTRT_I16;
+  if (t.isInteger(8))
+    return DTRT_I8;
+  if (t.isInteger(1))
+    return DTRT_I1;
+  return std::nullopt;
+}
+
+dtrt_reduce_op reduceOpOf(ReduceOp kind) {
+  switch (kind) {
+  case ReduceOp::Sum:
+    return DTRT_SUM;
+  case ReduceOp::Avg:
+    return DTRT_AVG;
+  case ReduceOp::Max:
+    return DTRT_MAX;
+  case ReduceOp::Min:
+    return DTRT_MIN;
+  }
+  llvm_unreachable("unknown reduction");
+}
+
+/// Bit mask of mesh axes (`axes_mask` in dtrt.h).
+uint64_t axesMask(ArrayRef<int64_t> axes) {
+  uint64_t mask = 0;
   for (int64_t a : axes)
-    mask |= int64_t(1) << a;
+    mask |= uint64_t(1) << a;
   return mask;
 }
 
-/// Declares `name` in the module if needed.
-func::FuncOp declare(RewriterBase &rewriter, Operation *from, StringRef name,
-                     TypeRange args, TypeRange results) {
+/// Declares `fn` in the module of `from` if needed.
+func::FuncOp declare(RewriterBase &rewriter, Operation *from,
+                     RuntimeFunction fn) {
   auto module = from->getParentOfType<ModuleOp>();
-  if (auto f = module.lookupSymbol<func::FuncOp>(name))
+  if (auto f = module.lookupSymbol<func::FuncOp>(fn.name))
     return f;
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPointToStart(module.getBody());
-  auto f = func::FuncOp::create(rewriter, module.getLoc(), name,
-                                rewriter.getFunctionType(args, results));
+  auto f = func::FuncOp::create(rewriter, module.getLoc(), fn.name,
+                                fn.type(rewriter.getContext()));
   f.setPrivate();
   return f;
 }
 
-/// Helper building the IR of one collective call.
-class Builder {
+//===----------------------------------------------------------------------===//
+// Building the calls
+//===----------------------------------------------------------------------===//
+
+/// Builds the IR of one collective call at the rewriter's insertion point.
+class CallBuilder {
 public:
-  Builder(RewriterBase &rewriter, Location loc) : b(rewriter), loc(loc) {}
+  CallBuilder(RewriterBase &rewriter, Operation *op)
+      : b(rewriter), op(op), loc(op->getLoc()) {}
 
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value i32(int64_t v) {
@@ -80,6 +147,7 @@ public:
   Value i64(int64_t v) {
     return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
   }
+  Value mask(ArrayRef<int64_t> axes) { return i64(axesMask(axes)); }
 
   SmallVector<OpFoldResult> sizes(Value t) {
     auto type = cast<RankedTensorType>(t.getType());
@@ -130,26 +198,25 @@ public:
     return arith::IndexCastOp::create(b, loc, b.getI64Type(), p);
   }
 
-  Value toTensor(Value buf, RankedTensorType type) {
-    return bufferization::ToTensorOp::create(b, loc, type, buf,
-                                             /*restrict=*/true,
-                                             /*writable=*/true);
+  /// The tensor of buffer `buf` (of the same shape and element type).
+  Value toTensor(Value buf) {
+    auto type = cast<MemRefType>(buf.getType());
+    return bufferization::ToTensorOp::create(
+        b, loc, RankedTensorType::get(type.getShape(), type.getElementType()),
+        buf, /*restrict=*/true, /*writable=*/true);
   }
 
-  /// Calls runtime function `name`; a non-zero status aborts the job with
-  /// the runtime's message (`dtrt_abort(dtrt_last_error())`), so a failed
-  /// collective never leaves a wrong result or a hung peer behind.
-  void call(Operation *from, StringRef name, ValueRange args) {
-    SmallVector<Type> types;
-    for (Value a : args)
-      types.push_back(a.getType());
-    func::FuncOp f = declare(b, from, name, types, {b.getI32Type()});
+  /// Calls `fn`; a non-zero status aborts the job with the runtime's message
+  /// (`dtrt_abort(dtrt_last_error())`), so a failed collective never leaves
+  /// a wrong result or a hung peer behind.
+  void call(RuntimeFunction fn, ValueRange args) {
+    func::FuncOp f = declare(b, op, fn);
+    assert(TypeRange(args) == f.getArgumentTypes() && "dtrt.h signature");
     Value status = func::CallOp::create(b, loc, f, args).getResult(0);
     Value failed =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, status, i32(0));
-    func::FuncOp lastError =
-        declare(b, from, "dtrt_last_error", {}, {b.getI64Type()});
-    func::FuncOp abort = declare(b, from, "dtrt_abort", {b.getI64Type()}, {});
+    func::FuncOp lastError = declare(b, op, DTRT_FUNCTION(dtrt_last_error));
+    func::FuncOp abort = declare(b, op, DTRT_FUNCTION(dtrt_abort));
     scf::IfOp::create(b, loc, failed, [&](OpBuilder &nb, Location nl) {
       Value msg =
           func::CallOp::create(nb, nl, lastError, ValueRange{}).getResult(0);
@@ -194,288 +261,246 @@ public:
   }
 
   RewriterBase &b;
+  Operation *op;
   Location loc;
 };
 
-/// The kinds of exchange the runtime offers.
-enum class Kind { AllReduce, AllGather, ReduceScatter, Broadcast };
+//===----------------------------------------------------------------------===//
+// One lowering per collective family
+//===----------------------------------------------------------------------===//
 
-/// Lowers one collective producing `resultType` from `input`.
-FailureOr<Value> lowerCollective(RewriterBase &rewriter, Operation *op,
-                                 Kind kind, Value input,
-                                 RankedTensorType resultType, int64_t dim,
-                                 ArrayRef<int64_t> axes, int32_t reduceCode,
-                                 ArrayRef<int64_t> root, int64_t groupSize) {
-  Location loc = op->getLoc();
-  Builder bl(rewriter, loc);
-  Type elt = resultType.getElementType();
-  FailureOr<int32_t> dtype = dtypeCode(elt);
-  if (failed(dtype))
-    return rewriter.notifyMatchFailure(op, "element type not supported by "
-                                           "the runtime");
-  Value mask = bl.i64(axesMask(axes));
+/// What every family's lowering needs of the collective.
+struct Collective {
+  CollectiveOpInterface op;
+  /// The input as the conversion hands it over.
+  Value input;
+  dtrt_dtype dtype;
+  int64_t groupSize;
+};
+
+Value lowerAllReduce(CallBuilder &bl, Collective &c) {
+  Value inBuf = bl.materialize(c.input);
+  Value outBuf =
+      bl.alloc(bl.sizes(c.input), getElementTypeOrSelf(c.input.getType()));
+  bl.call(DTRT_FUNCTION(dtrt_all_reduce),
+          {bl.pointer(inBuf), bl.pointer(outBuf), bl.count(c.input),
+           bl.i32(c.dtype), bl.i32(reduceOpOf(*c.op.getReduceKind())),
+           bl.mask(c.op.getMeshAxes())});
+  return bl.toTensor(outBuf);
+}
+
+Value lowerBroadcast(CallBuilder &bl, Collective &c,
+                     SymbolTableCollection &symbolTable) {
+  // Root coordinates on the axes, row-major, give the group root.
+  MeshOp mesh = lookupMesh(c.op, c.op.getMeshAttr(), symbolTable);
+  int64_t rootRank = 0;
+  for (auto [a, coord] :
+       llvm::zip_equal(c.op.getMeshAxes(), c.op.getRootCoords()))
+    rootRank = rootRank * mesh.getShape()[a] + coord;
+  Value buf = bl.materialize(c.input);
+  bl.call(DTRT_FUNCTION(dtrt_broadcast),
+          {bl.pointer(buf), bl.count(c.input), bl.i32(c.dtype),
+           bl.i32(rootRank), bl.mask(c.op.getMeshAxes())});
+  return bl.toTensor(buf);
+}
+
+/// all_gather (`gather`) or reduce_scatter of `input` along `dim`.
+Value lowerGatherOrScatter(CallBuilder &bl, Collective &c, Value input,
+                           int64_t dim, bool gather) {
+  RewriterBase &b = bl.b;
   Value in = bl.moveToFront(input, dim);
   Value inBuf = bl.materialize(in);
   SmallVector<OpFoldResult> outSizes = bl.sizes(in);
-  switch (kind) {
-  case Kind::AllReduce: {
-    Value outBuf = bl.alloc(outSizes, elt);
-    bl.call(op, "dtrt_all_reduce",
+  int64_t k = c.groupSize;
+  if (std::optional<int64_t> n = getConstantIntValue(outSizes[0])) {
+    outSizes[0] = b.getIndexAttr(gather ? *n * k : *n / k);
+  } else {
+    Value lead = getValueOrCreateConstantIndexOp(b, bl.loc, outSizes[0]);
+    outSizes[0] =
+        gather
+            ? arith::MulIOp::create(b, bl.loc, lead, bl.index(k)).getResult()
+            : arith::DivUIOp::create(b, bl.loc, lead, bl.index(k)).getResult();
+  }
+  Value outBuf = bl.alloc(outSizes, getElementTypeOrSelf(in.getType()));
+  Value mask = bl.mask(c.op.getMeshAxes());
+  if (gather) {
+    bl.call(DTRT_FUNCTION(dtrt_all_gather),
             {bl.pointer(inBuf), bl.pointer(outBuf), bl.count(in),
-             bl.i32(*dtype), bl.i32(reduceCode), mask});
-    return bl.toTensor(outBuf, cast<RankedTensorType>(in.getType()));
+             bl.i32(c.dtype), mask});
+  } else {
+    Value perRank = arith::DivUIOp::create(b, bl.loc, bl.count(in), bl.i64(k));
+    bl.call(DTRT_FUNCTION(dtrt_reduce_scatter),
+            {bl.pointer(inBuf), bl.pointer(outBuf), perRank, bl.i32(c.dtype),
+             bl.i32(reduceOpOf(*c.op.getReduceKind())), mask});
   }
-  case Kind::Broadcast: {
-    // Root coordinates on the axes, row-major, give the group root.
-    int64_t rootRank = 0;
-    auto mesh = SymbolTable::lookupNearestSymbolFrom<MeshOp>(
-        op, cast<FlatSymbolRefAttr>(op->getAttr("mesh")));
-    for (auto [a, c] : llvm::zip_equal(axes, root))
-      rootRank = rootRank * mesh.getShape()[a] + c;
-    bl.call(op, "dtrt_broadcast",
-            {bl.pointer(inBuf), bl.count(in), bl.i32(*dtype), bl.i32(rootRank),
-             mask});
-    return bl.toTensor(inBuf, cast<RankedTensorType>(in.getType()));
-  }
-  case Kind::AllGather:
-  case Kind::ReduceScatter: {
-    Value lead = getValueOrCreateConstantIndexOp(rewriter, loc, outSizes[0]);
-    Value k = bl.index(groupSize);
-    if (kind == Kind::AllGather)
-      lead = arith::MulIOp::create(rewriter, loc, lead, k);
-    else
-      lead = arith::DivUIOp::create(rewriter, loc, lead, k);
-    if (std::optional<int64_t> c = getConstantIntValue(outSizes[0]))
-      outSizes[0] = rewriter.getIndexAttr(
-          kind == Kind::AllGather ? *c * groupSize : *c / groupSize);
-    else
-      outSizes[0] = lead;
-    Value outBuf = bl.alloc(outSizes, elt);
-    auto outType = cast<MemRefType>(outBuf.getType());
-    Value perRank = kind == Kind::AllGather ? bl.count(in) : Value();
-    if (kind == Kind::AllGather) {
-      bl.call(op, "dtrt_all_gather",
-              {bl.pointer(inBuf), bl.pointer(outBuf), perRank, bl.i32(*dtype),
-               mask});
-    } else {
-      Value total = bl.count(in);
-      Value per =
-          arith::DivUIOp::create(rewriter, loc, total, bl.i64(groupSize));
-      bl.call(op, "dtrt_reduce_scatter",
-              {bl.pointer(inBuf), bl.pointer(outBuf), per, bl.i32(*dtype),
-               bl.i32(reduceCode), mask});
-    }
-    Value t =
-        bl.toTensor(outBuf, RankedTensorType::get(outType.getShape(), elt));
-    return bl.moveFromFront(t, dim);
-  }
-  }
-  llvm_unreachable("unknown collective kind");
+  return bl.moveFromFront(bl.toTensor(outBuf), dim);
 }
-
-/// Group size of a collective's axes.
-template <typename OpT> int64_t groupSize(OpT op) {
-  auto mesh =
-      SymbolTable::lookupNearestSymbolFrom<MeshOp>(op, op.getMeshAttr());
-  int64_t k = 1;
-  for (int64_t a : op.getMeshAxes())
-    k *= mesh.getShape()[a];
-  return k;
-}
-
-int32_t reduceCode(ReduceOp kind) { return static_cast<int32_t>(kind); }
-
-/// Replaces `op` (or, for an async start, its waits) by `v`.
-LogicalResult finish(RewriterBase &rewriter, Operation *op, FailureOr<Value> v,
-                     Type want) {
-  if (failed(v))
-    return failure();
-  Value r = *v;
-  if (r.getType() != want)
-    r = tensor::CastOp::create(rewriter, op->getLoc(), want, r);
-  if (isa<RequestType>(op->getResult(0).getType())) {
-    for (OpOperand &use :
-         llvm::make_early_inc_range(op->getResult(0).getUses()))
-      if (auto wait = dyn_cast<WaitOp>(use.getOwner()))
-        rewriter.replaceOp(wait, r);
-    if (!op->use_empty())
-      return rewriter.notifyMatchFailure(op, "request used by a non-wait op");
-    rewriter.eraseOp(op);
-    return success();
-  }
-  rewriter.replaceOp(op, r);
-  return success();
-}
-
-/// Result tensor type of a collective (through its request if async).
-RankedTensorType resultTensorType(Operation *op) {
-  Type t = op->getResult(0).getType();
-  if (auto req = dyn_cast<RequestType>(t))
-    return cast<RankedTensorType>(req.getValueType());
-  return cast<RankedTensorType>(t);
-}
-
-template <typename OpT> struct AllReduceLowering : OpRewritePattern<OpT> {
-  using OpRewritePattern<OpT>::OpRewritePattern;
-  LogicalResult matchAndRewrite(OpT op,
-                                PatternRewriter &rewriter) const override {
-    RankedTensorType type = resultTensorType(op);
-    return finish(rewriter, op,
-                  lowerCollective(rewriter, op, Kind::AllReduce, op.getInput(),
-                                  type, 0, op.getMeshAxes(),
-                                  reduceCode(op.getReduce()), {},
-                                  groupSize(op)),
-                  type);
-  }
-};
-
-template <typename OpT> struct AllGatherLowering : OpRewritePattern<OpT> {
-  using OpRewritePattern<OpT>::OpRewritePattern;
-  LogicalResult matchAndRewrite(OpT op,
-                                PatternRewriter &rewriter) const override {
-    RankedTensorType type = resultTensorType(op);
-    return finish(rewriter, op,
-                  lowerCollective(rewriter, op, Kind::AllGather, op.getInput(),
-                                  type, op.getGatherDim(), op.getMeshAxes(), 0,
-                                  {}, groupSize(op)),
-                  type);
-  }
-};
-
-template <typename OpT> struct ReduceScatterLowering : OpRewritePattern<OpT> {
-  using OpRewritePattern<OpT>::OpRewritePattern;
-  LogicalResult matchAndRewrite(OpT op,
-                                PatternRewriter &rewriter) const override {
-    RankedTensorType type = resultTensorType(op);
-    return finish(rewriter, op,
-                  lowerCollective(rewriter, op, Kind::ReduceScatter,
-                                  op.getInput(), type, op.getScatterDim(),
-                                  op.getMeshAxes(), reduceCode(op.getReduce()),
-                                  {}, groupSize(op)),
-                  type);
-  }
-};
-
-template <typename OpT> struct BroadcastLowering : OpRewritePattern<OpT> {
-  using OpRewritePattern<OpT>::OpRewritePattern;
-  LogicalResult matchAndRewrite(OpT op,
-                                PatternRewriter &rewriter) const override {
-    RankedTensorType type = resultTensorType(op);
-    return finish(rewriter, op,
-                  lowerCollective(rewriter, op, Kind::Broadcast, op.getInput(),
-                                  type, 0, op.getMeshAxes(), 0, op.getRoot(),
-                                  groupSize(op)),
-                  type);
-  }
-};
 
 /// all_to_all(split j, concat i) as the all-gather of dim i followed by this
 /// rank's chunk of dim j (equal chunks: the partitioner emits all_to_all
 /// only for even shards).
-template <typename OpT> struct AllToAllLowering : OpRewritePattern<OpT> {
-  using OpRewritePattern<OpT>::OpRewritePattern;
-  LogicalResult matchAndRewrite(OpT op,
-                                PatternRewriter &rewriter) const override {
-    RankedTensorType type = resultTensorType(op);
-    Location loc = op.getLoc();
-    int64_t i = op.getConcatDim(), j = op.getSplitDim();
-    int64_t k = groupSize(op);
-    auto inType = cast<RankedTensorType>(op.getInput().getType());
-    SmallVector<int64_t> shape(inType.getShape());
-    shape[i] = ShapedType::isDynamic(shape[i]) ? shape[i] : shape[i] * k;
-    FailureOr<Value> gathered =
-        lowerCollective(rewriter, op, Kind::AllGather, op.getInput(),
-                        RankedTensorType::get(shape, inType.getElementType()),
-                        i, op.getMeshAxes(), 0, {}, k);
-    if (failed(gathered))
+Value lowerAllToAll(CallBuilder &bl, Collective &c, RankedTensorType type) {
+  RewriterBase &b = bl.b;
+  Location loc = bl.loc;
+  int64_t i = *c.op.getGatheredDim(), j = *c.op.getScatteredDim();
+  Value gathered = lowerGatherOrScatter(bl, c, c.input, i, /*gather=*/true);
+  Value rank =
+      ProcessIndexOp::create(b, loc, b.getIndexType(), c.op.getMeshAttr(),
+                             b.getDenseI64ArrayAttr(c.op.getMeshAxes()));
+  SmallVector<OpFoldResult> sizes = bl.sizes(gathered);
+  Value nj = getValueOrCreateConstantIndexOp(b, loc, sizes[j]);
+  Value chunk = arith::DivUIOp::create(b, loc, nj, bl.index(c.groupSize));
+  SmallVector<OpFoldResult> offsets(sizes.size(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> strides(sizes.size(), b.getIndexAttr(1));
+  offsets[j] = arith::MulIOp::create(b, loc, rank, chunk).getResult();
+  sizes[j] = !type.isDynamicDim(j)
+                 ? OpFoldResult(b.getIndexAttr(type.getDimSize(j)))
+                 : OpFoldResult(chunk);
+  return tensor::ExtractSliceOp::create(b, loc, type, gathered, offsets, sizes,
+                                        strides);
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+/// Checks what the runtime cannot do, with a diagnostic naming the op and
+/// the type; returns the dtype of the collective's elements.
+FailureOr<dtrt_dtype> checkLowerable(CollectiveOpInterface op) {
+  Type elt = op.getResultTensorType().getElementType();
+  std::optional<dtrt_dtype> dtype = dtypeOf(elt);
+  if (!dtype)
+    return op->emitOpError()
+           << "element type " << elt
+           << " is not supported by the runtime (it has f32, f64, i1, i8, "
+              "i16, i32, i64 and index)";
+  std::optional<ReduceOp> reduce = op.getReduceKind();
+  if (reduce == ReduceOp::Avg && !isa<FloatType>(elt))
+    return op->emitOpError()
+           << "reduction avg is defined by the runtime for float element "
+              "types only, got "
+           << elt;
+  if (op.isAsync())
+    for (Operation *user : op->getUsers())
+      if (!isa<WaitOp>(user))
+        return op->emitOpError() << "request is used by '" << user->getName()
+                                 << "'; only dtensor.wait can complete it";
+  return *dtype;
+}
+
+/// Lowers any collective through CollectiveOpInterface. An async `_start`
+/// becomes the synchronous call and its waits read the result.
+struct CollectiveLowering
+    : OpInterfaceConversionPattern<CollectiveOpInterface> {
+  using OpInterfaceConversionPattern::OpInterfaceConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(CollectiveOpInterface op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<dtrt_dtype> dtype = checkLowerable(op);
+    if (failed(dtype))
       return failure();
-    Builder bl(rewriter, loc);
-    Value rank = ProcessIndexOp::create(rewriter, loc, rewriter.getIndexType(),
-                                        op.getMeshAttr(), op.getMeshAxesAttr());
-    SmallVector<OpFoldResult> sizes = bl.sizes(*gathered);
-    Value nj = getValueOrCreateConstantIndexOp(rewriter, loc, sizes[j]);
-    Value chunk = arith::DivUIOp::create(rewriter, loc, nj, bl.index(k));
-    SmallVector<OpFoldResult> offsets(sizes.size(), rewriter.getIndexAttr(0));
-    SmallVector<OpFoldResult> strides(sizes.size(), rewriter.getIndexAttr(1));
-    offsets[j] = arith::MulIOp::create(rewriter, loc, rank, chunk).getResult();
-    sizes[j] = !type.isDynamicDim(j)
-                   ? OpFoldResult(rewriter.getIndexAttr(type.getDimSize(j)))
-                   : OpFoldResult(chunk);
-    Value slice = tensor::ExtractSliceOp::create(rewriter, loc, type, *gathered,
-                                                 offsets, sizes, strides);
-    return finish(rewriter, op, slice, type);
+    SymbolTableCollection symbolTable;
+    Collective c{op, operands[0], *dtype, op.getGroupSize(symbolTable)};
+    RankedTensorType type = op.getResultTensorType();
+    CallBuilder bl(rewriter, op);
+    Value result;
+    switch (op.getCollectiveKind()) {
+    case CollectiveKind::AllReduce:
+      result = lowerAllReduce(bl, c);
+      break;
+    case CollectiveKind::Broadcast:
+      result = lowerBroadcast(bl, c, symbolTable);
+      break;
+    case CollectiveKind::AllGather:
+      result = lowerGatherOrScatter(bl, c, c.input, *op.getGatheredDim(),
+                                    /*gather=*/true);
+      break;
+    case CollectiveKind::ReduceScatter:
+      result = lowerGatherOrScatter(bl, c, c.input, *op.getScatteredDim(),
+                                    /*gather=*/false);
+      break;
+    case CollectiveKind::AllToAll:
+      result = lowerAllToAll(bl, c, type);
+      break;
+    }
+    if (result.getType() != type)
+      result = tensor::CastOp::create(rewriter, op.getLoc(), type, result);
+    if (!op.isAsync()) {
+      rewriter.replaceOp(op, result);
+      return success();
+    }
+    for (Operation *wait : llvm::make_early_inc_range(op->getUsers()))
+      rewriter.replaceOp(wait, result);
+    rewriter.eraseOp(op);
+    return success();
   }
 };
 
-struct ProcessIndexLowering : OpRewritePattern<ProcessIndexOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(ProcessIndexOp op,
-                                PatternRewriter &rewriter) const override {
-    Builder bl(rewriter, op.getLoc());
-    SmallVector<Type> args{rewriter.getI64Type()};
-    func::FuncOp f =
-        declare(rewriter, op, "dtrt_group_rank", args, {rewriter.getI32Type()});
-    Value r =
-        func::CallOp::create(rewriter, op.getLoc(), f,
-                             ValueRange{bl.i64(axesMask(op.getMeshAxes()))})
-            .getResult(0);
+struct ProcessIndexLowering : OpConversionPattern<ProcessIndexOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ProcessIndexOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    CallBuilder bl(rewriter, op);
+    func::FuncOp f = declare(rewriter, op, DTRT_FUNCTION(dtrt_group_rank));
+    Value r = func::CallOp::create(rewriter, op.getLoc(), f,
+                                   ValueRange{bl.mask(op.getMeshAxes())})
+                  .getResult(0);
     rewriter.replaceOpWithNewOp<arith::IndexCastOp>(op, rewriter.getIndexType(),
                                                     r);
     return success();
   }
 };
 
+/// Removes the meshes and the placement attributes: nothing refers to them
+/// once the collectives are calls.
+void eraseShardingMetadata(ModuleOp module) {
+  for (MeshOp mesh : llvm::make_early_inc_range(module.getOps<MeshOp>()))
+    mesh.erase();
+  module.walk([](FunctionOpInterface func) {
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+      for (StringRef name :
+           {DTensorDialect::kSpecAttrName, DTensorDialect::kParamAttrName,
+            DTensorDialect::kDdpIgnoredAttrName})
+        func.removeArgAttr(i, name);
+    for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
+      func.removeResultAttr(
+          i, StringAttr::get(func.getContext(), DTensorDialect::kSpecAttrName));
+  });
+  module.walk(
+      [](Operation *op) { op->removeAttr(DTensorDialect::kSpecsAttrName); });
+}
+
 struct ConvertDTensorToRuntimePass
     : public dtensor::impl::ConvertDTensorToRuntimeBase<
           ConvertDTensorToRuntimePass> {
   void runOnOperation() override {
+    ConversionTarget target(getContext());
+    configureDTensorToRuntimeConversionTarget(target);
     RewritePatternSet patterns(&getContext());
     populateDTensorToRuntimeConversionPatterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
       return signalPassFailure();
-    WalkResult left = getOperation().walk([](Operation *op) {
-      if (isa<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp,
-              BroadcastOp, AllReduceStartOp, AllGatherStartOp,
-              ReduceScatterStartOp, AllToAllStartOp, BroadcastStartOp,
-              ProcessIndexOp>(op)) {
-        op->emitError() << "could not lower '" << op->getName()
-                        << "' to the runtime";
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
-    if (left.wasInterrupted())
-      return signalPassFailure();
-    // Nothing refers to the meshes or the placements any more.
-    ModuleOp module = getOperation();
-    for (MeshOp mesh : llvm::make_early_inc_range(module.getOps<MeshOp>()))
-      mesh.erase();
-    module.walk([](FunctionOpInterface func) {
-      for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-        for (StringRef name :
-             {DTensorDialect::kSpecAttrName, DTensorDialect::kParamAttrName,
-              DTensorDialect::kDdpIgnoredAttrName})
-          func.removeArgAttr(i, name);
-      for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
-        func.removeResultAttr(
-            i,
-            StringAttr::get(func.getContext(), DTensorDialect::kSpecAttrName));
-    });
-    module.walk(
-        [](Operation *op) { op->removeAttr(DTensorDialect::kSpecsAttrName); });
+    // Fold the index arithmetic of static shapes and share the constants
+    // the calls are built from.
+    (void)applyPatternsGreedily(getOperation(), FrozenRewritePatternSet());
+    eraseShardingMetadata(getOperation());
   }
 };
 
 } // namespace
 
+void mlir::dtensor::configureDTensorToRuntimeConversionTarget(
+    ConversionTarget &target) {
+  target.addIllegalOp<ProcessIndexOp, WaitOp>();
+  target.markUnknownOpDynamicallyLegal(
+      [](Operation *op) { return !isa<CollectiveOpInterface>(op); });
+}
+
 void mlir::dtensor::populateDTensorToRuntimeConversionPatterns(
     RewritePatternSet &patterns) {
-  patterns
-      .add<AllReduceLowering<AllReduceOp>, AllReduceLowering<AllReduceStartOp>,
-           AllGatherLowering<AllGatherOp>, AllGatherLowering<AllGatherStartOp>,
-           ReduceScatterLowering<ReduceScatterOp>,
-           ReduceScatterLowering<ReduceScatterStartOp>,
-           AllToAllLowering<AllToAllOp>, AllToAllLowering<AllToAllStartOp>,
-           BroadcastLowering<BroadcastOp>, BroadcastLowering<BroadcastStartOp>,
-           ProcessIndexLowering>(patterns.getContext());
+  patterns.add<ProcessIndexLowering>(patterns.getContext());
+  patterns.add<CollectiveLowering>(patterns.getContext());
 }

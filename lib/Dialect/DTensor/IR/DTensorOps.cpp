@@ -279,17 +279,13 @@ LogicalResult ToLocalOp::verifySymbolUses(SymbolTableCollection &table) {
 }
 
 //===----------------------------------------------------------------------===//
-// Collectives
+// ProcessIndexOp
 //===----------------------------------------------------------------------===//
 
-/// Verifies the mesh and axes of a collective and returns the group size
-/// through `groupSize`.
-static LogicalResult verifyCollectiveAxes(Operation *op,
-                                          FlatSymbolRefAttr meshRef,
-                                          ArrayRef<int64_t> axes,
-                                          SymbolTableCollection &table,
-                                          int64_t &groupSize) {
-  MeshOp mesh = lookupMesh(op, meshRef, table);
+LogicalResult mlir::dtensor::verifyMeshAxes(Operation *op,
+                                            FlatSymbolRefAttr meshRef,
+                                            MeshOp mesh, ArrayRef<int64_t> axes,
+                                            int64_t &groupSize) {
   if (!mesh)
     return op->emitOpError() << "refers to unknown mesh " << meshRef;
   if (axes.empty())
@@ -308,150 +304,13 @@ static LogicalResult verifyCollectiveAxes(Operation *op,
   return success();
 }
 
-/// Shape rule of a collective: dims other than `grow`/`shrink` are equal;
-/// static `grow` dims multiply by `k`, static `shrink` dims divide by it.
-static LogicalResult verifyCollectiveShapes(Operation *op, ShapedType in,
-                                            ShapedType out, int64_t k,
-                                            std::optional<int64_t> grow,
-                                            std::optional<int64_t> shrink) {
-  if (in.getElementType() != out.getElementType())
-    return op->emitOpError()
-           << "result element type " << out.getElementType()
-           << " differs from input element type " << in.getElementType();
-  if (in.getRank() != out.getRank())
-    return op->emitOpError() << "result rank " << out.getRank()
-                             << " differs from input rank " << in.getRank();
-  for (std::optional<int64_t> d : {grow, shrink})
-    if (d && (*d < 0 || *d >= in.getRank()))
-      return op->emitOpError()
-             << "dim " << *d << " is out of range for a tensor of rank "
-             << in.getRank();
-  for (int64_t i = 0, e = in.getRank(); i < e; ++i) {
-    int64_t a = in.getDimSize(i), b = out.getDimSize(i);
-    if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b))
-      continue;
-    int64_t want = a;
-    if (grow && *grow == i)
-      want *= k;
-    if (shrink && *shrink == i) {
-      if (want % k != 0)
-        return op->emitOpError()
-               << "dim " << i << " of size " << want << " does not split into "
-               << k << " equal chunks";
-      want /= k;
-    }
-    if (b != want)
-      return op->emitOpError()
-             << "result dim " << i << " is " << b << " but the input dim " << a
-             << " over a group of " << k << " ranks gives " << want;
-  }
-  return success();
-}
-
-/// Result type of a collective: the result itself, or what its request holds.
-static ShapedType collectiveResultType(Value result) {
-  if (auto req = dyn_cast<RequestType>(result.getType()))
-    return req.getValueType();
-  return cast<ShapedType>(result.getType());
-}
-
 LogicalResult
 ProcessIndexOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   int64_t k;
-  return verifyCollectiveAxes(*this, getMeshAttr(), getMeshAxes(), symbolTable,
-                              k);
+  return verifyMeshAxes(*this, getMeshAttr(),
+                        lookupMesh(*this, getMeshAttr(), symbolTable),
+                        getMeshAxes(), k);
 }
-
-template <typename OpT>
-static LogicalResult verifyCollective(OpT op, SymbolTableCollection &table,
-                                      std::optional<int64_t> grow,
-                                      std::optional<int64_t> shrink) {
-  int64_t k;
-  if (failed(verifyCollectiveAxes(op, op.getMeshAttr(), op.getMeshAxes(), table,
-                                  k)))
-    return failure();
-  return verifyCollectiveShapes(op, op.getInput().getType(),
-                                collectiveResultType(op->getResult(0)), k, grow,
-                                shrink);
-}
-
-template <typename OpT>
-static int64_t groupSizeOf(OpT op, SymbolTableCollection &table) {
-  MeshOp mesh = lookupMesh(op, op.getMeshAttr(), table);
-  if (!mesh)
-    return 0;
-  int64_t k = 1;
-  for (int64_t axis : op.getMeshAxes()) {
-    if (axis < 0 || axis >= mesh.getRank())
-      return 0;
-    k *= mesh.getShape()[axis];
-  }
-  return k;
-}
-
-/// Verifier of a result that is a request: it must hold a ranked tensor.
-static LogicalResult verifyRequestResult(Operation *op) {
-  if (op->getNumResults() == 1)
-    if (auto req = dyn_cast<RequestType>(op->getResult(0).getType()))
-      if (!isa<RankedTensorType>(req.getValueType()))
-        return op->emitOpError() << "request must hold a ranked tensor, got "
-                                 << req.getValueType();
-  return success();
-}
-
-template <typename OpT>
-static LogicalResult verifyExtra(OpT, SymbolTableCollection &) {
-  return success();
-}
-template <typename OpT>
-static LogicalResult verifyBroadcastRoot(OpT op, SymbolTableCollection &table);
-static LogicalResult verifyExtra(BroadcastOp op, SymbolTableCollection &t) {
-  return verifyBroadcastRoot(op, t);
-}
-static LogicalResult verifyExtra(BroadcastStartOp op,
-                                 SymbolTableCollection &t) {
-  return verifyBroadcastRoot(op, t);
-}
-
-#define DTENSOR_COLLECTIVE_COMMON(OpT, GROW, SHRINK)                           \
-  LogicalResult OpT::verify() { return verifyRequestResult(*this); }           \
-  int64_t OpT::getGroupSize(SymbolTableCollection &table) {                    \
-    return groupSizeOf(*this, table);                                          \
-  }                                                                            \
-  LogicalResult OpT::verifySymbolUses(SymbolTableCollection &table) {          \
-    if (failed(verifyCollective(*this, table, GROW, SHRINK)))                  \
-      return failure();                                                        \
-    return verifyExtra(*this, table);                                          \
-  }
-
-DTENSOR_COLLECTIVE_COMMON(AllReduceOp, std::nullopt, std::nullopt)
-DTENSOR_COLLECTIVE_COMMON(AllReduceStartOp, std::nullopt, std::nullopt)
-DTENSOR_COLLECTIVE_COMMON(AllGatherOp, getGatherDim(), std::nullopt)
-DTENSOR_COLLECTIVE_COMMON(AllGatherStartOp, getGatherDim(), std::nullopt)
-DTENSOR_COLLECTIVE_COMMON(ReduceScatterOp, std::nullopt, getScatterDim())
-DTENSOR_COLLECTIVE_COMMON(ReduceScatterStartOp, std::nullopt, getScatterDim())
-DTENSOR_COLLECTIVE_COMMON(AllToAllOp, getConcatDim(), getSplitDim())
-DTENSOR_COLLECTIVE_COMMON(AllToAllStartOp, getConcatDim(), getSplitDim())
-DTENSOR_COLLECTIVE_COMMON(BroadcastOp, std::nullopt, std::nullopt)
-DTENSOR_COLLECTIVE_COMMON(BroadcastStartOp, std::nullopt, std::nullopt)
-
-/// The root of a broadcast names one coordinate per listed mesh axis.
-template <typename OpT>
-static LogicalResult verifyBroadcastRoot(OpT op, SymbolTableCollection &table) {
-  MeshOp mesh = lookupMesh(op, op.getMeshAttr(), table);
-  ArrayRef<int64_t> root = op.getRoot(), axes = op.getMeshAxes();
-  if (root.size() != axes.size())
-    return op.emitOpError() << "root has " << root.size() << " coordinates but "
-                            << axes.size() << " mesh axes are listed";
-  for (auto [c, a] : llvm::zip_equal(root, axes))
-    if (c < 0 || c >= mesh.getShape()[a])
-      return op.emitOpError()
-             << "root coordinate " << c << " is out of range for mesh axis "
-             << a << " of size " << mesh.getShape()[a];
-  return success();
-}
-
-#undef DTENSOR_COLLECTIVE_COMMON
 
 #define GET_OP_CLASSES
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.cpp.inc"

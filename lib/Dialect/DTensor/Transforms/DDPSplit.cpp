@@ -14,6 +14,7 @@
 #include "dtensor/Dialect/DTensor/Analysis/ShardingRules.h"
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
 #include "dtensor/Support/Bucketing.h"
+#include "dtensor/Support/TextTable.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -25,7 +26,6 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/ToolOutputFile.h"
 
-#include <array>
 #include <cstdio>
 
 namespace mlir {
@@ -121,6 +121,29 @@ private:
   ArrayAttr getSpecs(ValueRange values) const;
   /// The `dtensor.spec` of `v` as a one-entry attribute list.
   NamedAttrList getSpecAttrs(Value v) const;
+  /// Computes the inputs of every bucket and of the return (consumer
+  /// `buckets.size()`), and the outputs of every bucket: the values of it
+  /// that a later consumer reads, in program order.
+  void
+  computeBoundaries(llvm::SmallVectorImpl<llvm::SetVector<Value>> &inputs,
+                    llvm::SmallVectorImpl<llvm::SmallVector<Value>> &outputs);
+  /// Declares the empty submodule of bucket `k` taking `ins` and returning
+  /// `outs`: every argument and result carries the placements of its value,
+  /// parameters keep their attributes.
+  func::FuncOp createSubmodule(size_t k, llvm::ArrayRef<Value> ins,
+                               llvm::ArrayRef<Value> outs);
+  /// Replaces bucket `k` in the caller by a call of `sub`, mapping its
+  /// outputs to the call's results in `caller`.
+  void emitCall(OpBuilder &b, size_t k, func::FuncOp sub,
+                llvm::ArrayRef<Value> ins, llvm::ArrayRef<Value> outs,
+                IRMapping &caller);
+  /// Moves the ops of bucket `k` into `sub`, recreating the created values
+  /// they read, and returns `outs`.
+  void moveBucket(OpBuilder &b, size_t k, func::FuncOp sub,
+                  llvm::ArrayRef<Value> ins, llvm::ArrayRef<Value> outs);
+  /// Rewires the return to the call results, arguments and recreated values,
+  /// and erases the original created values.
+  void finishCaller(OpBuilder &b, IRMapping &caller);
 
   func::FuncOp func;
   const FunctionPlan &plan;
@@ -270,15 +293,12 @@ NamedAttrList FunctionSplitter::getSpecAttrs(Value v) const {
   return attrs;
 }
 
-llvm::SmallVector<std::string> FunctionSplitter::outline() {
-  MLIRContext *ctx = func.getContext();
+void FunctionSplitter::computeBoundaries(
+    llvm::SmallVectorImpl<llvm::SetVector<Value>> &inputs,
+    llvm::SmallVectorImpl<llvm::SmallVector<Value>> &outputs) {
   size_t numBuckets = buckets.size();
-  assert(numBuckets > 1 && "nothing to outline");
-
-  // Inputs of every bucket, and of the return (consumer `numBuckets`); a
-  // bucket's outputs are the values of it that a later consumer reads.
-  llvm::SmallVector<llvm::SetVector<Value>> inputs(numBuckets + 1);
-  llvm::SmallVector<llvm::SmallVector<Value>> outputs(numBuckets);
+  inputs.resize(numBuckets + 1);
+  outputs.resize(numBuckets);
   llvm::DenseSet<Value> isOutput;
   for (size_t b = 0; b <= numBuckets; ++b) {
     llvm::DenseSet<Operation *> createdOps;
@@ -304,81 +324,82 @@ llvm::SmallVector<std::string> FunctionSplitter::outline() {
       return cast<OpResult>(a).getResultNumber() <
              cast<OpResult>(b).getResultNumber();
     });
+}
 
-  // The value that stands for an original value in the caller.
-  IRMapping caller;
-  OpBuilder b(ctx);
-  llvm::SmallVector<std::string> names;
-  for (size_t k = 0; k < numBuckets; ++k) {
-    const Bucket &bucket = buckets[k];
-    llvm::ArrayRef<Value> ins = inputs[k].getArrayRef();
-    llvm::ArrayRef<Value> outs = outputs[k];
-
-    // The submodule's signature: every argument and result carries the
-    // placements of its value, parameters keep their attributes.
-    SmallVector<Type> argTypes, resultTypes;
-    SmallVector<DictionaryAttr> argAttrs, resultAttrs;
-    for (Value v : ins) {
-      argTypes.push_back(v.getType());
-      NamedAttrList attrs = getSpecAttrs(v);
-      if (auto arg = dyn_cast<BlockArgument>(v))
-        for (StringRef name : {DTensorDialect::kParamAttrName,
-                               DTensorDialect::kDdpIgnoredAttrName})
-          if (Attribute a = func.getArgAttr(arg.getArgNumber(), name))
-            attrs.set(name, a);
-      argAttrs.push_back(attrs.getDictionary(ctx));
-    }
-    for (Value v : outs) {
-      resultTypes.push_back(v.getType());
-      resultAttrs.push_back(getSpecAttrs(v).getDictionary(ctx));
-    }
-    Operation *first = ops[bucket.begin];
-    auto sub = func::FuncOp::create(
-        first->getLoc(), (func.getName() + "_submod_" + Twine(k)).str(),
-        FunctionType::get(ctx, argTypes, resultTypes));
-    sub.setPrivate();
-    sub.setAllArgAttrs(argAttrs);
-    sub.setAllResultAttrs(resultAttrs);
-    symbolTable.insert(sub, Block::iterator(func));
-    names.push_back(sub.getName().str());
-
-    // The call replaces the bucket's ops in the caller.
-    b.setInsertionPoint(first);
-    SmallVector<Value> operands;
-    for (Value v : ins)
-      operands.push_back(caller.lookupOrDefault(v));
-    auto call = func::CallOp::create(b, first->getLoc(), sub, operands);
-    for (auto [v, r] : llvm::zip_equal(outs, call.getResults()))
-      caller.map(v, r);
-    // The call's results have the placements of the values they stand for,
-    // annotated as `dtensor-fake-propagate` would.
-    if (ArrayAttr specs = getSpecs(outs))
-      call->setAttr(DTensorDialect::kSpecsAttrName, specs);
-
-    // Move the bucket's ops in, recreating the created values they read.
-    Block *entry = sub.addEntryBlock();
-    IRMapping mapping;
-    for (auto [v, arg] : llvm::zip_equal(ins, entry->getArguments()))
-      mapping.map(v, arg);
-    b.setInsertionPointToEnd(entry);
-    for (size_t i = bucket.begin; i < bucket.end; ++i) {
-      if (created[i])
-        continue;
-      Operation *op = ops[i];
-      recreateOperands(b, op, mapping);
-      op->moveBefore(entry, entry->end());
-      op->walk([&](Operation *nested) {
-        for (OpOperand &o : nested->getOpOperands())
-          if (Value to = mapping.lookupOrNull(o.get()))
-            o.set(to);
-        if (ArrayAttr specs = getSpecs(nested))
-          nested->setAttr(DTensorDialect::kSpecsAttrName, specs);
-      });
-    }
-    func::ReturnOp::create(b, func.getLoc(), outs);
+func::FuncOp FunctionSplitter::createSubmodule(size_t k,
+                                               llvm::ArrayRef<Value> ins,
+                                               llvm::ArrayRef<Value> outs) {
+  MLIRContext *ctx = func.getContext();
+  SmallVector<Type> argTypes, resultTypes;
+  SmallVector<DictionaryAttr> argAttrs, resultAttrs;
+  for (Value v : ins) {
+    argTypes.push_back(v.getType());
+    NamedAttrList attrs = getSpecAttrs(v);
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      for (StringRef name : {DTensorDialect::kParamAttrName,
+                             DTensorDialect::kDdpIgnoredAttrName})
+        if (Attribute a = func.getArgAttr(arg.getArgNumber(), name))
+          attrs.set(name, a);
+    argAttrs.push_back(attrs.getDictionary(ctx));
   }
+  for (Value v : outs) {
+    resultTypes.push_back(v.getType());
+    resultAttrs.push_back(getSpecAttrs(v).getDictionary(ctx));
+  }
+  auto sub =
+      func::FuncOp::create(ops[buckets[k].begin]->getLoc(),
+                           (func.getName() + "_submod_" + Twine(k)).str(),
+                           FunctionType::get(ctx, argTypes, resultTypes));
+  sub.setPrivate();
+  sub.setAllArgAttrs(argAttrs);
+  sub.setAllResultAttrs(resultAttrs);
+  symbolTable.insert(sub, Block::iterator(func));
+  return sub;
+}
 
-  // The return reads call results, arguments and recreated values.
+void FunctionSplitter::emitCall(OpBuilder &b, size_t k, func::FuncOp sub,
+                                llvm::ArrayRef<Value> ins,
+                                llvm::ArrayRef<Value> outs, IRMapping &caller) {
+  Operation *first = ops[buckets[k].begin];
+  b.setInsertionPoint(first);
+  SmallVector<Value> operands;
+  for (Value v : ins)
+    operands.push_back(caller.lookupOrDefault(v));
+  auto call = func::CallOp::create(b, first->getLoc(), sub, operands);
+  for (auto [v, r] : llvm::zip_equal(outs, call.getResults()))
+    caller.map(v, r);
+  // The call's results have the placements of the values they stand for,
+  // annotated as `dtensor-fake-propagate` would.
+  if (ArrayAttr specs = getSpecs(outs))
+    call->setAttr(DTensorDialect::kSpecsAttrName, specs);
+}
+
+void FunctionSplitter::moveBucket(OpBuilder &b, size_t k, func::FuncOp sub,
+                                  llvm::ArrayRef<Value> ins,
+                                  llvm::ArrayRef<Value> outs) {
+  Block *entry = sub.addEntryBlock();
+  IRMapping mapping;
+  for (auto [v, arg] : llvm::zip_equal(ins, entry->getArguments()))
+    mapping.map(v, arg);
+  b.setInsertionPointToEnd(entry);
+  for (size_t i = buckets[k].begin; i < buckets[k].end; ++i) {
+    if (created[i])
+      continue;
+    Operation *op = ops[i];
+    recreateOperands(b, op, mapping);
+    op->moveBefore(entry, entry->end());
+    op->walk([&](Operation *nested) {
+      for (OpOperand &o : nested->getOpOperands())
+        if (Value to = mapping.lookupOrNull(o.get()))
+          o.set(to);
+      if (ArrayAttr specs = getSpecs(nested))
+        nested->setAttr(DTensorDialect::kSpecsAttrName, specs);
+    });
+  }
+  func::ReturnOp::create(b, func.getLoc(), outs);
+}
+
+void FunctionSplitter::finishCaller(OpBuilder &b, IRMapping &caller) {
   Operation *ret = body.getTerminator();
   b.setInsertionPoint(ret);
   recreateOperands(b, ret, caller);
@@ -393,6 +414,27 @@ llvm::SmallVector<std::string> FunctionSplitter::outline() {
     assert(op->use_empty() && "a created value is still used");
     op->erase();
   }
+}
+
+llvm::SmallVector<std::string> FunctionSplitter::outline() {
+  assert(buckets.size() > 1 && "nothing to outline");
+  llvm::SmallVector<llvm::SetVector<Value>> inputs;
+  llvm::SmallVector<llvm::SmallVector<Value>> outputs;
+  computeBoundaries(inputs, outputs);
+
+  // The value that stands for an original value in the caller.
+  IRMapping caller;
+  OpBuilder b(func.getContext());
+  llvm::SmallVector<std::string> names;
+  for (size_t k = 0, e = buckets.size(); k < e; ++k) {
+    llvm::ArrayRef<Value> ins = inputs[k].getArrayRef();
+    llvm::ArrayRef<Value> outs = outputs[k];
+    func::FuncOp sub = createSubmodule(k, ins, outs);
+    names.push_back(sub.getName().str());
+    emitCall(b, k, sub, ins, outs, caller);
+    moveBucket(b, k, sub, ins, outs);
+  }
+  finishCaller(b, caller);
   return names;
 }
 
@@ -428,29 +470,14 @@ void printText(llvm::raw_ostream &os, llvm::ArrayRef<FunctionReport> reports,
        << (f.buckets.size() == 1 ? " bucket" : " buckets")
        << (f.split ? "" : ", not split") << " (bucket cap " << capBytes
        << " bytes, first bucket cap " << firstCapBytes << " bytes)\n";
-    using Row = std::array<std::string, 5>;
-    llvm::SmallVector<Row> rows;
-    rows.push_back({"bucket", "submodule", "parameters", "bytes", "ops"});
+    TextTable table({"bucket", "submodule", "parameters", "bytes", "ops"});
     for (auto [i, b] : llvm::enumerate(f.buckets)) {
-      std::string params;
-      llvm::raw_string_ostream ps(params);
-      llvm::interleave(b.params, ps, " ");
-      rows.push_back({std::to_string(i), b.submodule,
-                      params.empty() ? "-" : params, std::to_string(b.bytes),
-                      std::to_string(b.ops)});
+      std::string params = llvm::join(b.params, " ");
+      table.addRow({std::to_string(i), b.submodule,
+                    params.empty() ? "-" : params, std::to_string(b.bytes),
+                    std::to_string(b.ops)});
     }
-    std::array<size_t, 5> width{};
-    for (const Row &r : rows)
-      for (size_t c = 0; c < 5; ++c)
-        width[c] = std::max(width[c], r[c].size());
-    for (const Row &r : rows) {
-      for (size_t c = 0; c < 5; ++c) {
-        os << r[c];
-        if (c + 1 < 5)
-          os.indent(width[c] - r[c].size() + 2);
-      }
-      os << "\n";
-    }
+    table.print(os);
     os << "\n";
   }
 }

@@ -5,6 +5,7 @@
 #include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
 #include "dtensor/Support/CostModel.h"
 #include "dtensor/Support/ShardingMath.h"
+#include "dtensor/Support/TextTable.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -67,15 +68,8 @@ std::string shapeString(llvm::ArrayRef<int64_t> shape) {
 llvm::SmallVector<int64_t> localBytes(RankedTensorType type,
                                       llvm::ArrayRef<int64_t> mesh,
                                       llvm::ArrayRef<Placement> ps) {
-  int64_t elt = getElementByteSize(type.getElementType());
-  llvm::SmallVector<int64_t> bytes;
-  for (const Shape &s : computeAllLocalShapes(type.getShape(), mesh, ps)) {
-    int64_t n = elt;
-    for (int64_t d : s)
-      n *= d;
-    bytes.push_back(n);
-  }
-  return bytes;
+  return computeAllLocalBytes(
+      type.getShape(), getElementByteSize(type.getElementType()), mesh, ps);
 }
 
 /// One collective of the plan.
@@ -97,51 +91,116 @@ struct FunctionReport {
   std::optional<double> pytorchCostUs;
 };
 
+/// The placements after `step`.
+Placements placementsAfter(const RedistributeStep &step) {
+  Placements after = step.before;
+  after[step.axis] = step.to;
+  return after;
+}
+
 /// The data of one collective step on each rank: what is gathered for
 /// all_gather, the buffer for all_reduce, the input otherwise.
 llvm::SmallVector<int64_t> stepBytes(const RedistributeStep &step,
                                      RankedTensorType type,
                                      llvm::ArrayRef<int64_t> mesh) {
-  Placements after = step.before;
-  after[step.axis] = step.to;
   return localBytes(type, mesh,
-                    step.kind == StepKind::AllGather ? after : step.before);
+                    step.kind == StepKind::AllGather ? placementsAfter(step)
+                                                     : step.before);
 }
 
 double stepCost(const RedistributeStep &step, RankedTensorType type,
                 llvm::ArrayRef<int64_t> mesh) {
-  Placements after = step.before;
-  after[step.axis] = step.to;
-  int64_t bytes = getTensorByteSize(type);
-  return redistributeCost(bytes, mesh, step.before, after);
+  return redistributeCost(getTensorByteSize(type), mesh, step.before,
+                          placementsAfter(step));
 }
 
-FunctionReport buildReport(FunctionOpInterface func, const FunctionPlan &plan,
-                           bool comparePytorch) {
-  FunctionReport rep;
-  llvm::ArrayRef<int64_t> mesh = plan.getMeshShape();
-  int64_t numRanks = plan.getNumRanks();
-  AsmState asmState(func);
-  auto valueName = [&](Value v) {
+/// Builds the report of one function from its plan, section by section.
+class ReportBuilder {
+public:
+  ReportBuilder(FunctionOpInterface func, const FunctionPlan &plan)
+      : func(func), plan(plan), mesh(plan.getMeshShape()),
+        numRanks(plan.getNumRanks()), asmState(func) {}
+
+  FunctionReport build(bool comparePytorch);
+
+private:
+  std::string valueName(Value v) {
     std::string s;
     llvm::raw_string_ostream os(s);
     v.printAsOperand(os, asmState);
     return s;
-  };
-
-  rep.object["name"] = func.getName().str();
-  if (MeshOp m = plan.getMesh()) {
-    json::Array names;
-    for (Attribute a : m.getAxisNames())
-      names.push_back(cast<StringAttr>(a).getValue().str());
-    rep.object["mesh"] = json::Object{{"name", m.getSymName().str()},
-                                      {"axis_names", std::move(names)},
-                                      {"shape", toJson(mesh)}};
-  } else {
-    rep.object["mesh"] = nullptr;
   }
+  json::Value meshJson();
+  /// The `values` section, the table rows and the peak estimate.
+  void addValues();
+  /// Adds the bytes of `v` to `deltas` over its live range in `order`.
+  void addLiveRange(Value v, const llvm::DenseMap<Operation *, int64_t> &order,
+                    llvm::SmallVectorImpl<llvm::SmallVector<int64_t>> &deltas);
+  /// The text table's "local shapes" cell: one shape, or one per rank when
+  /// they differ.
+  static std::string localShapesCell(llvm::ArrayRef<Shape> shapes);
+  json::Array returnsJson();
+  /// The `collectives` and `redistributions` sections and the comm bytes.
+  void addCollectives();
+  /// Adds the collectives of `steps` redistributing `r` to the report.
+  void addSteps(const Redistribution &r, llvm::ArrayRef<RedistributeStep> steps,
+                json::Array &collectives);
 
-  // Values, and their live ranges in program order for the peak estimate.
+  FunctionOpInterface func;
+  const FunctionPlan &plan;
+  llvm::ArrayRef<int64_t> mesh;
+  int64_t numRanks;
+  AsmState asmState;
+  FunctionReport rep;
+};
+
+json::Value ReportBuilder::meshJson() {
+  MeshOp m = plan.getMesh();
+  if (!m)
+    return nullptr;
+  json::Array names;
+  for (Attribute a : m.getAxisNames())
+    names.push_back(cast<StringAttr>(a).getValue().str());
+  return json::Object{{"name", m.getSymName().str()},
+                      {"axis_names", std::move(names)},
+                      {"shape", toJson(mesh)}};
+}
+
+std::string ReportBuilder::localShapesCell(llvm::ArrayRef<Shape> shapes) {
+  if (llvm::all_of(shapes, [&](const Shape &s) { return s == shapes.front(); }))
+    return shapeString(shapes.front());
+  std::string local;
+  llvm::raw_string_ostream os(local);
+  llvm::interleave(
+      shapes, os, [&](const Shape &s) { os << shapeString(s); }, " ");
+  return local;
+}
+
+void ReportBuilder::addLiveRange(
+    Value v, const llvm::DenseMap<Operation *, int64_t> &order,
+    llvm::SmallVectorImpl<llvm::SmallVector<int64_t>> &deltas) {
+  Operation *def = v.getDefiningOp();
+  int64_t start = def ? order.lookup(def) : 0;
+  int64_t end = start;
+  for (Operation *user : v.getUsers()) {
+    Operation *u = user;
+    while (u && !order.count(u))
+      u = u->getParentOp();
+    if (u)
+      end = std::max(end, order.lookup(u));
+  }
+  auto bytes = plan.getLocalBytes(v);
+  for (int64_t at : {start, end + 1})
+    if (deltas[at].empty())
+      deltas[at].assign(numRanks, 0);
+  for (int64_t r = 0; r < numRanks; ++r) {
+    deltas[start][r] += bytes[r];
+    deltas[end + 1][r] -= bytes[r];
+  }
+}
+
+void ReportBuilder::addValues() {
+  // Live ranges in program order for the peak estimate.
   llvm::DenseMap<Operation *, int64_t> order;
   int64_t counter = 0;
   func.getFunctionBody().walk<WalkOrder::PreOrder>(
@@ -152,47 +211,22 @@ FunctionReport buildReport(FunctionOpInterface func, const FunctionPlan &plan,
     const FakeTensor *t = plan.lookup(v);
     auto shapes = plan.getLocalShapes(v);
     Operation *def = v.getDefiningOp();
-    json::Object o{{"name", valueName(v)},
-                   {"op", def ? def->getName().getStringRef().str()
-                              : std::string("block_argument")},
-                   {"global_shape", toJson(t->type.getShape())},
-                   {"dtype", typeString(t->type.getElementType())},
-                   {"placements", placementsJson(t->placements)},
-                   {"local_shapes", shapesJson(shapes)},
-                   {"bytes", toJson(plan.getLocalBytes(v))}};
-    values.push_back(std::move(o));
-    std::string local = shapeString(shapes.front());
-    if (llvm::any_of(shapes,
-                     [&](const Shape &s) { return s != shapes.front(); })) {
-      local.clear();
-      llvm::raw_string_ostream os(local);
-      llvm::interleave(
-          shapes, os, [&](const Shape &s) { os << shapeString(s); }, " ");
-    }
-    rep.rows.push_back({valueName(v),
-                        def ? def->getName().getStringRef().str()
-                            : std::string("block_argument"),
+    std::string op = def ? def->getName().getStringRef().str()
+                         : std::string("block_argument");
+    values.push_back(
+        json::Object{{"name", valueName(v)},
+                     {"op", op},
+                     {"global_shape", toJson(t->type.getShape())},
+                     {"dtype", typeString(t->type.getElementType())},
+                     {"placements", placementsJson(t->placements)},
+                     {"local_shapes", shapesJson(shapes)},
+                     {"bytes", toJson(plan.getLocalBytes(v))}});
+    rep.rows.push_back({valueName(v), op,
                         shapeString(t->type.getShape()) + "x" +
                             typeString(t->type.getElementType()),
-                        placementsToString(t->placements), local});
-    int64_t start = def ? order[def] : 0;
-    int64_t end = start;
-    for (Operation *user : v.getUsers()) {
-      Operation *u = user;
-      while (u && !order.count(u))
-        u = u->getParentOp();
-      if (u)
-        end = std::max(end, order[u]);
-    }
-    auto bytes = plan.getLocalBytes(v);
-    if (deltas[start].empty())
-      deltas[start].assign(numRanks, 0);
-    if (deltas[end + 1].empty())
-      deltas[end + 1].assign(numRanks, 0);
-    for (int64_t r = 0; r < numRanks; ++r) {
-      deltas[start][r] += bytes[r];
-      deltas[end + 1][r] -= bytes[r];
-    }
+                        placementsToString(t->placements),
+                        localShapesCell(shapes)});
+    addLiveRange(v, order, deltas);
   }
   rep.object["values"] = std::move(values);
   rep.peakBytes.assign(numRanks, 0);
@@ -205,7 +239,9 @@ FunctionReport buildReport(FunctionOpInterface func, const FunctionPlan &plan,
       rep.peakBytes[r] = std::max(rep.peakBytes[r], live[r]);
     }
   }
+}
 
+json::Array ReportBuilder::returnsJson() {
   // Returned values in the placements they leave with.
   json::Array returns;
   Operation *ret = func.getFunctionBody().front().getTerminator();
@@ -221,60 +257,73 @@ FunctionReport buildReport(FunctionOpInterface func, const FunctionPlan &plan,
         {"local_shapes",
          shapesJson(computeAllLocalShapes(t->type.getShape(), mesh, ps))}});
   }
-  rep.object["returns"] = std::move(returns);
+  return returns;
+}
 
-  // Collectives of every redistribution.
+void ReportBuilder::addSteps(const Redistribution &r,
+                             llvm::ArrayRef<RedistributeStep> steps,
+                             json::Array &collectives) {
+  const FakeTensor *t = plan.lookup(r.value);
+  for (const RedistributeStep &step : steps) {
+    if (!isCollective(step.kind))
+      continue;
+    Collective c{step.kind,
+                 step.axis,
+                 stepBytes(step, t->type, mesh),
+                 stepCost(step, t->type, mesh),
+                 valueName(r.value),
+                 placementsToString(step.before),
+                 placementsToString(placementsAfter(step))};
+    for (int64_t i = 0; i < numRanks; ++i)
+      rep.commBytes[i] += c.bytes[i];
+    collectives.push_back(
+        json::Object{{"kind", stringifyStepKind(c.kind).str()},
+                     {"mesh_axes", json::Array{c.axis}},
+                     {"bytes", toJson(c.bytes)},
+                     {"cost_us", c.costUs},
+                     {"value", c.value},
+                     {"global_shape", toJson(t->type.getShape())},
+                     {"from", c.from},
+                     {"to", c.to}});
+    rep.collectives.push_back(std::move(c));
+  }
+}
+
+void ReportBuilder::addCollectives() {
   rep.commBytes.assign(numRanks, 0);
   json::Array collectives;
   json::Array redistributions;
   for (const Redistribution &r : plan.getRedistributions()) {
     const FakeTensor *t = plan.lookup(r.value);
-    Placements from = t->placements;
     llvm::SmallVector<RedistributeStep> steps;
     std::string err;
     if (!plan.planSteps(r, steps, err))
       continue;
-    int64_t bytes = getTensorByteSize(t->type);
-    double cost = redistributeCost(bytes, mesh, from, r.target);
+    addSteps(r, steps, collectives);
     json::Array stepKinds;
-    for (const RedistributeStep &step : steps) {
+    for (const RedistributeStep &step : steps)
       stepKinds.push_back(stringifyStepKind(step.kind).str());
-      if (!isCollective(step.kind))
-        continue;
-      Collective c{step.kind,
-                   step.axis,
-                   stepBytes(step, t->type, mesh),
-                   stepCost(step, t->type, mesh),
-                   valueName(r.value),
-                   placementsToString(step.before),
-                   ""};
-      Placements after = step.before;
-      after[step.axis] = step.to;
-      c.to = placementsToString(after);
-      for (int64_t i = 0; i < numRanks; ++i)
-        rep.commBytes[i] += c.bytes[i];
-      collectives.push_back(
-          json::Object{{"kind", stringifyStepKind(c.kind).str()},
-                       {"mesh_axes", json::Array{c.axis}},
-                       {"bytes", toJson(c.bytes)},
-                       {"cost_us", c.costUs},
-                       {"value", c.value},
-                       {"global_shape", toJson(t->type.getShape())},
-                       {"from", c.from},
-                       {"to", c.to}});
-      rep.collectives.push_back(std::move(c));
-    }
+    double cost = redistributeCost(getTensorByteSize(t->type), mesh,
+                                   t->placements, r.target);
     redistributions.push_back(
         json::Object{{"value", valueName(r.value)},
-                     {"from", placementsToString(from)},
+                     {"from", placementsToString(t->placements)},
                      {"to", placementsToString(r.target)},
                      {"explicit", static_cast<bool>(r.op)},
                      {"steps", std::move(stepKinds)},
                      {"cost_us", cost}});
   }
-  rep.commCostUs = plan.computeCommCost();
   rep.object["collectives"] = std::move(collectives);
   rep.object["redistributions"] = std::move(redistributions);
+}
+
+FunctionReport ReportBuilder::build(bool comparePytorch) {
+  rep.object["name"] = func.getName().str();
+  rep.object["mesh"] = meshJson();
+  addValues();
+  rep.object["returns"] = returnsJson();
+  addCollectives();
+  rep.commCostUs = plan.computeCommCost();
   rep.object["totals"] = json::Object{
       {"comm_bytes", toJson(rep.commBytes)},
       {"peak_bytes", toJson(rep.peakBytes)},
@@ -285,30 +334,12 @@ FunctionReport buildReport(FunctionOpInterface func, const FunctionPlan &plan,
     rep.object["totals"].getAsObject()->insert(
         {"pytorch_comm_cost_us", *rep.pytorchCostUs});
   }
-  return rep;
+  return std::move(rep);
 }
 
-/// Prints rows as columns padded to their widest cell.
-template <size_t N>
-void printTable(llvm::raw_ostream &os, const std::array<std::string, N> &head,
-                llvm::ArrayRef<std::array<std::string, N>> rows) {
-  std::array<size_t, N> width;
-  for (size_t i = 0; i < N; ++i) {
-    width[i] = head[i].size();
-    for (const auto &r : rows)
-      width[i] = std::max(width[i], r[i].size());
-  }
-  auto line = [&](const std::array<std::string, N> &r) {
-    for (size_t i = 0; i < N; ++i) {
-      os << r[i];
-      if (i + 1 < N)
-        os.indent(width[i] - r[i].size() + 2);
-    }
-    os << "\n";
-  };
-  line(head);
-  for (const auto &r : rows)
-    line(r);
+FunctionReport buildReport(FunctionOpInterface func, const FunctionPlan &plan,
+                           bool comparePytorch) {
+  return ReportBuilder(func, plan).build(comparePytorch);
 }
 
 void printText(llvm::raw_ostream &os, FunctionOpInterface func,
@@ -318,37 +349,31 @@ void printText(llvm::raw_ostream &os, FunctionOpInterface func,
     os << " on mesh @" << m.getSymName() << " " << shapeString(m.getShape())
        << " (" << plan.getNumRanks() << " ranks)";
   os << "\n\n";
-  printTable<5>(os, {"value", "op", "global", "placements", "local shapes"},
-                rep.rows);
+  TextTable values({"value", "op", "global", "placements", "local shapes"});
+  for (const auto &row : rep.rows)
+    values.addRow(row);
+  values.print(os);
   os << "\n";
   if (rep.collectives.empty()) {
     os << "collectives: none\n";
   } else {
-    llvm::SmallVector<std::array<std::string, 6>> rows;
-    for (const Collective &c : rep.collectives) {
-      std::string bytes;
-      llvm::raw_string_ostream bs(bytes);
-      llvm::interleave(c.bytes, bs, " ");
-      rows.push_back({stringifyStepKind(c.kind).str(), std::to_string(c.axis),
-                      c.value, c.from + " -> " + c.to, bytes,
-                      llvm::formatv("{0:F1}", c.costUs).str()});
-    }
+    TextTable collectives(
+        {"kind", "axis", "value", "placements", "bytes/rank", "cost_us"});
+    for (const Collective &c : rep.collectives)
+      collectives.addRow({stringifyStepKind(c.kind).str(),
+                          std::to_string(c.axis), c.value,
+                          c.from + " -> " + c.to, joinIntegers(c.bytes),
+                          llvm::formatv("{0:F1}", c.costUs).str()});
     os << "collectives:\n";
-    printTable<6>(
-        os, {"kind", "axis", "value", "placements", "bytes/rank", "cost_us"},
-        rows);
+    collectives.print(os);
   }
-  std::string comm, peak;
-  llvm::raw_string_ostream cs(comm), ps(peak);
-  llvm::interleave(rep.commBytes, cs, " ");
-  llvm::interleave(rep.peakBytes, ps, " ");
   os << "\ntotals: collectives=" << rep.collectives.size()
      << " comm_cost_us=" << llvm::formatv("{0:F1}", rep.commCostUs);
   if (rep.pytorchCostUs)
     os << " pytorch_comm_cost_us="
        << llvm::formatv("{0:F1}", *rep.pytorchCostUs);
-  os << " comm_bytes/rank=[" << comm << "] peak_bytes/rank=[" << peak
-     << "]\n\n";
+  os << " comm_bytes/rank=[" << joinIntegers(rep.commBytes)
+     << "] peak_bytes/rank=[" << joinIntegers(rep.peakBytes) << "]\n\n";
 }
 
 struct FakeReportPass

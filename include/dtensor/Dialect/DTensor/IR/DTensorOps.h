@@ -4,6 +4,7 @@
 #define DTENSOR_DIALECT_DTENSOR_IR_DTENSOROPS_H
 
 #include "dtensor/Dialect/DTensor/IR/DTensorDialect.h"
+#include "dtensor/Dialect/DTensor/IR/DTensorOpInterfaces.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
@@ -22,6 +23,13 @@ constexpr int64_t kMaxMeshDevices = int64_t(1) << 16;
 /// cache. Returns null if there is no such mesh.
 MeshOp lookupMesh(Operation *from, FlatSymbolRefAttr mesh,
                   SymbolTableCollection &symbolTable);
+
+/// Verifies that `axes` are at least one distinct axis of `mesh` (null when
+/// `meshRef` names no mesh) and returns the size of their groups through
+/// `groupSize`. Errors are reported on `op`.
+LogicalResult verifyMeshAxes(Operation *op, FlatSymbolRefAttr meshRef,
+                             MeshOp mesh, llvm::ArrayRef<int64_t> axes,
+                             int64_t &groupSize);
 
 /// Verifies `spec` against its mesh and a tensor type, reporting errors on
 /// `op` with `what` naming the carrier (e.g. "result #0").

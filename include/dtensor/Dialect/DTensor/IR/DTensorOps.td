@@ -6,6 +6,7 @@
 include "dtensor/Dialect/DTensor/IR/DTensorDialect.td"
 include "dtensor/Dialect/DTensor/IR/DTensorAttrs.td"
 include "dtensor/Dialect/DTensor/IR/DTensorTypes.td"
+include "dtensor/Dialect/DTensor/IR/DTensorOpInterfaces.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
@@ -126,24 +127,24 @@ def DTensor_ProcessIndexOp : DTensor_Op<"process_index", [
 // Local-view collectives
 //===----------------------------------------------------------------------===//
 
-class DTensor_CollectiveBase<string mnemonic, list<Trait> traits = []>
-    : DTensor_Op<mnemonic, traits # [
-        DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
-  let hasVerifier = 1;
-  code commonDecls = [{
-    /// Number of ranks in the group of one collective (product of the sizes
-    /// of its mesh axes), or 0 if the mesh cannot be resolved.
-    int64_t getGroupSize(::mlir::SymbolTableCollection &symbolTable);
-  }];
-  let extraClassDeclaration = commonDecls;
+class DTensor_CollectiveBase<string mnemonic, string kind, code extraDecls>
+    : DTensor_Op<mnemonic, [DTensor_CollectiveOpInterface]> {
+  let extraClassDeclaration = [{
+    /// The family of this collective.
+    ::mlir::dtensor::CollectiveKind getCollectiveKind() {
+      return ::mlir::dtensor::CollectiveKind::}] # kind # [{;
+    }
+  }] # extraDecls;
 }
 
 // Each collective comes in a synchronous form and an asynchronous `_start`
-// form whose result is a request; both share operands and verifier.
-multiclass DTensor_Collective<string mnemonic, string summaryText,
+// form whose result is a request; both share operands and the verifier of
+// CollectiveOpInterface. `extraDecls` overrides the interface methods whose
+// default does not fit the family (gathered/scattered dims, reduction, root).
+multiclass DTensor_Collective<string mnemonic, string kind, string summaryText,
                               string descriptionText, dag extraArgs,
-                              string extraFormat> {
-  def Op : DTensor_CollectiveBase<mnemonic> {
+                              string extraFormat, code extraDecls = ""> {
+  def Op : DTensor_CollectiveBase<mnemonic, kind, extraDecls> {
     let summary = summaryText;
     let description = descriptionText;
     let arguments = !con((ins AnyRankedTensor:$input, FlatSymbolRefAttr:$mesh,
@@ -152,7 +153,7 @@ multiclass DTensor_Collective<string mnemonic, string summaryText,
     let assemblyFormat = "$input `on` $mesh `axes` $mesh_axes " # extraFormat #
         " attr-dict `:` type($input) `->` type($result)";
   }
-  def StartOp : DTensor_CollectiveBase<mnemonic # "_start"> {
+  def StartOp : DTensor_CollectiveBase<mnemonic # "_start", kind, extraDecls> {
     let summary = "asynchronous form of `dtensor." # mnemonic # "`";
     let description = [{
       Starts the collective and returns a request; `dtensor.wait` yields its
@@ -167,7 +168,7 @@ multiclass DTensor_Collective<string mnemonic, string summaryText,
   }
 }
 
-defm DTensor_AllReduce : DTensor_Collective<"all_reduce",
+defm DTensor_AllReduce : DTensor_Collective<"all_reduce", "AllReduce",
   "reduce a local tensor over mesh axes, result on every rank", [{
     Every rank of each group formed by `mesh_axes` receives the elementwise
     reduction of the group's inputs. Input and result types are equal.
@@ -176,9 +177,13 @@ defm DTensor_AllReduce : DTensor_Collective<"all_reduce",
     %y = dtensor.all_reduce %x on @world axes [1] reduce sum
         : tensor<8x512xf32> -> tensor<8x512xf32>
     ```
-  }], (ins DTensor_ReduceOpAttr:$reduce), "`reduce` custom<Reduce>($reduce)">;
+  }], (ins DTensor_ReduceOpAttr:$reduce), "`reduce` custom<Reduce>($reduce)", [{
+    std::optional<::mlir::dtensor::ReduceOp> getReduceKind() {
+      return getReduce();
+    }
+  }]>;
 
-defm DTensor_AllGather : DTensor_Collective<"all_gather",
+defm DTensor_AllGather : DTensor_Collective<"all_gather", "AllGather",
   "concatenate the local tensors of a group along one dim", [{
     Dim `gather_dim` of the result is the concatenation, in group-rank order,
     of the inputs of the group formed by `mesh_axes` (`k` ranks): a static
@@ -188,9 +193,11 @@ defm DTensor_AllGather : DTensor_Collective<"all_gather",
     %y = dtensor.all_gather %x on @world axes [0] gather_dim 0
         : tensor<8x512xf32> -> tensor<32x512xf32>
     ```
-  }], (ins I64Attr:$gather_dim), "`gather_dim` $gather_dim">;
+  }], (ins I64Attr:$gather_dim), "`gather_dim` $gather_dim", [{
+    std::optional<int64_t> getGatheredDim() { return getGatherDim(); }
+  }]>;
 
-defm DTensor_ReduceScatter : DTensor_Collective<"reduce_scatter",
+defm DTensor_ReduceScatter : DTensor_Collective<"reduce_scatter", "ReduceScatter",
   "reduce over a group and keep one chunk per rank", [{
     Reduces the inputs of the group formed by `mesh_axes` (`k` ranks) and
     gives rank `i` of the group the `i`-th of `k` equal chunks along
@@ -201,9 +208,14 @@ defm DTensor_ReduceScatter : DTensor_Collective<"reduce_scatter",
         : tensor<32x512xf32> -> tensor<8x512xf32>
     ```
   }], (ins DTensor_ReduceOpAttr:$reduce, I64Attr:$scatter_dim),
-  "`reduce` custom<Reduce>($reduce) `scatter_dim` $scatter_dim">;
+  "`reduce` custom<Reduce>($reduce) `scatter_dim` $scatter_dim", [{
+    std::optional<::mlir::dtensor::ReduceOp> getReduceKind() {
+      return getReduce();
+    }
+    std::optional<int64_t> getScatteredDim() { return getScatterDim(); }
+  }]>;
 
-defm DTensor_AllToAll : DTensor_Collective<"all_to_all",
+defm DTensor_AllToAll : DTensor_Collective<"all_to_all", "AllToAll",
   "exchange chunks: split one dim, concatenate another", [{
     Each rank splits its input into `k` equal chunks along `split_dim`, sends
     chunk `j` to group rank `j`, and concatenates what it receives along
@@ -214,9 +226,12 @@ defm DTensor_AllToAll : DTensor_Collective<"all_to_all",
         : tensor<8x512xf32> -> tensor<32x128xf32>
     ```
   }], (ins I64Attr:$split_dim, I64Attr:$concat_dim),
-  "`split_dim` $split_dim `concat_dim` $concat_dim">;
+  "`split_dim` $split_dim `concat_dim` $concat_dim", [{
+    std::optional<int64_t> getGatheredDim() { return getConcatDim(); }
+    std::optional<int64_t> getScatteredDim() { return getSplitDim(); }
+  }]>;
 
-defm DTensor_Broadcast : DTensor_Collective<"broadcast",
+defm DTensor_Broadcast : DTensor_Collective<"broadcast", "Broadcast",
   "copy the tensor of one group rank to the whole group", [{
     Every rank of each group formed by `mesh_axes` receives the input of the
     rank whose coordinates on those axes are `root`.
@@ -225,7 +240,9 @@ defm DTensor_Broadcast : DTensor_Collective<"broadcast",
     %y = dtensor.broadcast %x on @world axes [0] root [0]
         : tensor<8x512xf32> -> tensor<8x512xf32>
     ```
-  }], (ins DenseI64ArrayAttr:$root), "`root` $root">;
+  }], (ins DenseI64ArrayAttr:$root), "`root` $root", [{
+    ::llvm::ArrayRef<int64_t> getRootCoords() { return getRoot(); }
+  }]>;
 
 def DTensor_WaitOp : DTensor_Op<"wait", [
     TypesMatchWith<"result type is the request's value type", "request",
