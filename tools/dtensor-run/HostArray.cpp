@@ -82,14 +82,6 @@ void dtensor_run::forEachRun(
   }
 }
 
-bool dtensor_run::holdsPartialZero(const TensorLayout &layout,
-                                   llvm::ArrayRef<int64_t> coords) {
-  for (auto [axis, p] : llvm::enumerate(layout.placements))
-    if (p.isPartial() && p.getReduceOp() == ReduceOp::Sum && coords[axis] != 0)
-      return true;
-  return false;
-}
-
 //===----------------------------------------------------------------------===//
 // Random inputs
 //===----------------------------------------------------------------------===//
@@ -141,6 +133,116 @@ HostArray dtensor_run::randomBlock(const TensorLayout &layout,
   return a;
 }
 
+namespace {
+/// Noise for part `coord` of partial axis `axis` of element `global`.
+template <typename T>
+T partNoise(uint64_t seed, uint64_t argIndex, int64_t global, int64_t axis,
+            int64_t coord, double bound) {
+  uint64_t salt = mix(mix(0x70617274ull ^ static_cast<uint64_t>(axis)) ^
+                      static_cast<uint64_t>(coord));
+  return randomElement<T>(seed ^ salt, argIndex, global, bound);
+}
+
+/// Rank `c`'s part (of `k`) of `x` on one partial axis.
+template <typename T>
+T splitValue(T x, ReduceOp op, int64_t c, int64_t k, bool isBool,
+             llvm::function_ref<T(int64_t)> noise) {
+  if (op == ReduceOp::Max || op == ReduceOp::Min) {
+    if (c == 0)
+      return x;
+    if (isBool) // or / and
+      return static_cast<T>(op == ReduceOp::Min);
+    T d = noise(c);
+    if constexpr (std::is_floating_point_v<T>) {
+      d = std::abs(d);
+      return op == ReduceOp::Max ? x - d : x + d;
+    } else {
+      // Integers: a smaller (larger) value where it does not overflow.
+      T y = x;
+      if (op == ReduceOp::Max && x > std::numeric_limits<T>::min() + 8)
+        y = static_cast<T>(x - (d < 0 ? -d : d));
+      if (op == ReduceOp::Min && x < std::numeric_limits<T>::max() - 8)
+        y = static_cast<T>(x + (d < 0 ? -d : d));
+      return y;
+    }
+  }
+  bool avg = op == ReduceOp::Avg;
+  if (c != 0) {
+    T d = noise(c);
+    if (isBool)
+      return static_cast<T>(static_cast<int8_t>(d) > 0);
+    // P(sum): the noise itself; P(avg): the value plus the noise.
+    return avg ? static_cast<T>(x + d) : d;
+  }
+  // Coordinate 0: the value less the other ranks' noise, so that the parts
+  // add up to the value (sum) or average to it (avg).
+  if constexpr (std::is_floating_point_v<T>) {
+    double others = 0;
+    for (int64_t j = 1; j < k; ++j)
+      others += static_cast<double>(noise(j));
+    return static_cast<T>(static_cast<double>(x) - others);
+  } else {
+    using U = std::make_unsigned_t<T>;
+    U acc = static_cast<U>(x);
+    for (int64_t j = 1; j < k; ++j) {
+      T d = noise(j);
+      if (isBool)
+        acc ^= static_cast<U>(static_cast<int8_t>(d) > 0);
+      else
+        acc = static_cast<U>(acc - static_cast<U>(d));
+    }
+    return static_cast<T>(acc);
+  }
+}
+} // namespace
+
+void dtensor_run::splitPartial(HostArray &block, const TensorLayout &layout,
+                               llvm::ArrayRef<int64_t> mesh,
+                               llvm::ArrayRef<int64_t> coords,
+                               llvm::ArrayRef<int64_t> offsets, uint64_t seed,
+                               uint64_t argIndex) {
+  std::optional<ReduceOp> kind;
+  bool mixed = false;
+  for (const mlir::dtensor::Placement &p : layout.placements)
+    if (p.isPartial()) {
+      mixed |= kind && *kind != p.getReduceOp();
+      kind = p.getReduceOp();
+    }
+  if (!kind)
+    return;
+  double bound = 1.0;
+  if (layout.shape.size() >= 2)
+    bound = 1.0 / std::sqrt(static_cast<double>(layout.shape.back()));
+  bool isBool = layout.dtype == DTRT_I1;
+  visitDType(layout.dtype, [&](auto tag) {
+    using T = decltype(tag);
+    forEachRun(layout.shape, block.shape, offsets,
+               [&](int64_t global, int64_t local, int64_t count) {
+      for (int64_t i = 0; i < count; ++i) {
+        T v = block.get<T>(local + i);
+        for (auto [axis, p] : llvm::enumerate(layout.placements)) {
+          if (!p.isPartial() || mesh[axis] == 1)
+            continue;
+          int64_t c = coords[axis];
+          if (mixed) {
+            // Whole value on coordinate 0; zeros (sum) or copies elsewhere.
+            if (c != 0 && p.getReduceOp() == ReduceOp::Sum)
+              v = T(0);
+            continue;
+          }
+          int64_t g = global + i, a = axis;
+          v = splitValue<T>(v, p.getReduceOp(), c, mesh[axis], isBool,
+                            [&](int64_t j) {
+                              return partNoise<T>(seed, argIndex, g, a, j,
+                                                  bound);
+                            });
+        }
+        block.set<T>(local + i, v);
+      }
+    });
+  });
+}
+
 HostArray dtensor_run::randomGlobal(const TensorLayout &layout, uint64_t seed,
                                     uint64_t argIndex) {
   std::vector<int64_t> zeros(layout.shape.size(), 0);
@@ -153,26 +255,26 @@ HostArray dtensor_run::randomShard(const TensorLayout &layout,
   auto coords = mlir::dtensor::rankToCoords(mesh, rank);
   mlir::dtensor::LocalShard shard = mlir::dtensor::computeLocalShard(
       layout.shape, mesh, layout.placements, coords);
-  if (holdsPartialZero(layout, coords))
-    return HostArray(layout.dtype, shard.shape);
-  return randomBlock(layout, shard.shape, shard.offsets, seed, argIndex);
+  HostArray a = randomBlock(layout, shard.shape, shard.offsets, seed, argIndex);
+  splitPartial(a, layout, mesh, coords, shard.offsets, seed, argIndex);
+  return a;
 }
 
 HostArray dtensor_run::shardOf(const HostArray &global,
                                const TensorLayout &layout,
-                               llvm::ArrayRef<int64_t> mesh, int64_t rank) {
+                               llvm::ArrayRef<int64_t> mesh, int64_t rank,
+                               uint64_t seed, uint64_t argIndex) {
   auto coords = mlir::dtensor::rankToCoords(mesh, rank);
   mlir::dtensor::LocalShard shard = mlir::dtensor::computeLocalShard(
       global.shape, mesh, layout.placements, coords);
   HostArray local(global.dtype, shard.shape);
-  if (holdsPartialZero(layout, coords))
-    return local; // zero-initialised
   int64_t size = elementSize(global.dtype);
   forEachRun(global.shape, shard.shape, shard.offsets,
              [&](int64_t g, int64_t l, int64_t count) {
                std::memcpy(local.data.data() + l * size,
                            global.data.data() + g * size, count * size);
              });
+  splitPartial(local, layout, mesh, coords, shard.offsets, seed, argIndex);
   return local;
 }
 

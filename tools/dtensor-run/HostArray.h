@@ -75,10 +75,20 @@ void forEachRun(llvm::ArrayRef<int64_t> globalShape,
                 llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> offsets,
                 llvm::function_ref<void(int64_t, int64_t, int64_t)> fn);
 
-/// Whether rank `coords` holds zeros of a P(sum) input (the value sits on
-/// coordinate 0 of every partial-sum axis).
-bool holdsPartialZero(const TensorLayout &layout,
-                      llvm::ArrayRef<int64_t> coords);
+/// Turns `block` (the block of shape `block.shape` at `offsets` of a global
+/// input, as every rank of a replicated layout would hold it) into rank
+/// `coords`'s part of a partial input: along each partial axis the global
+/// value is split into random parts whose reduction is exact (P(sum): the
+/// other coordinates hold seeded noise and coordinate 0 the rest, integers
+/// wrapping, i1 by xor; P(avg): noise that averages to zero; P(max)/P(min):
+/// coordinate 0 holds the value, the others values no larger/smaller). So a
+/// plan that treats a nonlinear use of a partial value as linear gives a
+/// wrong result under --check. Layouts mixing partial reductions keep the
+/// whole value on coordinate 0 and zeros (sum) or copies elsewhere.
+void splitPartial(HostArray &block, const TensorLayout &layout,
+                  llvm::ArrayRef<int64_t> mesh, llvm::ArrayRef<int64_t> coords,
+                  llvm::ArrayRef<int64_t> offsets, uint64_t seed,
+                  uint64_t argIndex);
 
 /// The block of the random global input `argIndex` of shape `shape` at
 /// `offsets`. Element g of the global tensor depends only on (seed,
@@ -98,8 +108,11 @@ HostArray randomShard(const TensorLayout &layout, llvm::ArrayRef<int64_t> mesh,
                       int64_t rank, uint64_t seed, uint64_t argIndex);
 
 /// Rank `rank`'s shard of `global` under `layout` on `mesh`.
+/// Partial layouts are split as by `splitPartial` with `seed` and
+/// `argIndex`.
 HostArray shardOf(const HostArray &global, const TensorLayout &layout,
-                  llvm::ArrayRef<int64_t> mesh, int64_t rank);
+                  llvm::ArrayRef<int64_t> mesh, int64_t rank,
+                  uint64_t seed = 0, uint64_t argIndex = 0);
 
 /// The global value of `layout` from every rank's part (`locals[r]` of rank
 /// r): shards placed at their offsets, replicas taken from coordinate 0,

@@ -98,13 +98,12 @@ HostArray localInput(const Options &options, const ProgramInfo &info, size_t i,
   auto coords = dtensor::rankToCoords(info.mesh, rank);
   dtensor::LocalShard shard = dtensor::computeLocalShard(
       layout.shape, info.mesh, layout.placements, coords);
-  if (holdsPartialZero(layout, coords))
-    return HostArray(layout.dtype, shard.shape);
   NpyHeader header;
   HostArray a;
   if (!readNpyHeader(path, header, err) ||
       !readNpyBlock(path, header, shard.shape, shard.offsets, a, err))
     fail(err);
+  splitPartial(a, layout, info.mesh, coords, shard.offsets, options.seed, i);
   return a;
 }
 

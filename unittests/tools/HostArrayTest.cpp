@@ -72,13 +72,36 @@ TEST(HostArray, RoundTripMixedPlacements) {
   EXPECT_EQ(assemble(r, {2, 3}, shardAll(h, r, {2, 3})).data, h.data);
 }
 
-TEST(HostArray, PartialSumInputIsOnCoordinateZeroOnly) {
-  TensorLayout l = layout(DTRT_F32, {2, 2}, {Placement::partial()});
-  HostArray g = iota(DTRT_F32, {2, 2});
-  std::vector<HostArray> parts = shardAll(g, l, {3});
-  EXPECT_EQ(parts[0].data, g.data);
-  EXPECT_EQ(parts[2].data, HostArray(DTRT_F32, {2, 2}).data);
-  EXPECT_EQ(assemble(l, {3}, parts).data, g.data);
+// Partial inputs are split into random parts whose reduction is the value,
+// so that a nonlinear use of a partial value shows under --check.
+TEST(HostArray, PartialInputsSplitIntoRandomParts) {
+  for (dtrt_dtype dtype : {DTRT_I32, DTRT_I8, DTRT_I64, DTRT_I1}) {
+    for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Max, ReduceOp::Min}) {
+      TensorLayout l = layout(dtype, {3, 4}, {Placement::partial(op)});
+      HostArray g = randomGlobal(l, 5, 1);
+      std::vector<HostArray> parts = shardAll(g, l, {3});
+      // Exact reduction, integer sums wrapping.
+      EXPECT_EQ(assemble(l, {3}, parts).data, g.data);
+      if (op == ReduceOp::Sum && dtype != DTRT_I1)
+        EXPECT_NE(parts[1].data, HostArray(dtype, {3, 4}).data);
+    }
+  }
+  for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Avg, ReduceOp::Max}) {
+    TensorLayout l = layout(DTRT_F64, {8}, {Placement::partial(op)});
+    HostArray g = randomGlobal(l, 5, 1);
+    std::vector<HostArray> parts = shardAll(g, l, {4});
+    HostArray back = assemble(l, {4}, parts);
+    for (int64_t i = 0; i < 8; ++i) {
+      EXPECT_NEAR(back.get<double>(i), g.get<double>(i), 1e-12);
+      // No part is the value itself except coordinate 0 of max.
+      EXPECT_NE(parts[2].get<double>(i), g.get<double>(i));
+    }
+  }
+  // Two partial-sum axes: the parts of all four ranks add up.
+  TensorLayout l2 = layout(DTRT_I32, {5}, {Placement::partial(),
+                                          Placement::partial()});
+  HostArray g2 = randomGlobal(l2, 9, 0);
+  EXPECT_EQ(assemble(l2, {2, 2}, shardAll(g2, l2, {2, 2})).data, g2.data);
 }
 
 TEST(HostArray, IntegerPartialSumWraps) {

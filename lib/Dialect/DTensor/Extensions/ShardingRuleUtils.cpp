@@ -31,10 +31,8 @@ Linearity classifyScalarOp(Operation *op) {
           arith::NegFOp, arith::ExtFOp, arith::TruncFOp, tosa::AddOp,
           tosa::SubOp, tosa::NegateOp>(op))
     return Linearity::Add;
-  if (isa<arith::MulFOp, arith::MulIOp, tosa::MulOp>(op))
-    return Linearity::Mul;
-  if (isa<arith::DivFOp>(op))
-    return Linearity::Div;
+  if (isa<arith::MulFOp, arith::MulIOp, tosa::MulOp, arith::DivFOp>(op))
+    return Linearity::One;
   if (isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp, arith::MaxUIOp,
           tosa::MaximumOp>(op))
     return Linearity::Max;
@@ -57,24 +55,113 @@ static std::optional<ReduceOp> combinerOf(Linearity l) {
   }
 }
 
-/// Linearity of a linalg payload whose single yielded value is computed by one
-/// op directly from block arguments (or is a block argument: a copy).
-static Linearity classifyPayload(Block &body) {
+namespace {
+/// Degree of a scalar value in the partial block arguments.
+enum class Degree {
+  Zero,  ///< a literal zero: linear and constant at once
+  Fixed, ///< does not depend on the partial arguments
+  Linear,
+  Other, ///< neither
+};
+} // namespace
+
+static bool isFixed(Degree d) { return d == Degree::Zero || d == Degree::Fixed; }
+
+/// Degree of a sum or difference, and of the two branches of a select.
+static Degree joinDegrees(Degree a, Degree b) {
+  if (a == Degree::Zero)
+    return b;
+  if (b == Degree::Zero || a == b)
+    return a;
+  return Degree::Other;
+}
+
+static Degree productDegree(Degree a, Degree b) {
+  if (a == Degree::Zero || b == Degree::Zero)
+    return Degree::Zero;
+  if (a == Degree::Other || b == Degree::Other)
+    return Degree::Other;
+  if (a == Degree::Linear && b == Degree::Linear)
+    return Degree::Other; // x * x, or a product of two partials
+  return a == Degree::Linear || b == Degree::Linear ? Degree::Linear
+                                                    : Degree::Fixed;
+}
+
+/// Degree of the result of the scalar op `op` given its operands' degrees.
+static Degree opDegree(Operation *op, llvm::ArrayRef<Degree> in) {
+  if (isa<arith::AddFOp, arith::AddIOp, arith::SubFOp, arith::SubIOp>(op))
+    return joinDegrees(in[0], in[1]);
+  if (isa<arith::NegFOp, arith::ExtFOp, arith::TruncFOp, arith::TruncIOp>(op))
+    return in[0];
+  if (isa<arith::MulFOp, arith::MulIOp>(op))
+    return productDegree(in[0], in[1]);
+  if (isa<arith::DivFOp>(op))
+    return in[1] == Degree::Fixed ? in[0] : Degree::Other;
+  if (isa<arith::SelectOp>(op))
+    return isFixed(in[0]) ? joinDegrees(in[1], in[2]) : Degree::Other;
+  if (llvm::all_of(in, isFixed))
+    return Degree::Fixed;
+  return Degree::Other;
+}
+
+bool isLinearIn(Block &body, const llvm::SmallBitVector &partial) {
+  llvm::DenseMap<Value, Degree> degree;
+  auto degreeOf = [&](Value v) {
+    if (auto arg = dyn_cast<BlockArgument>(v); arg && arg.getOwner() == &body)
+      return partial.test(arg.getArgNumber()) ? Degree::Linear
+                                              : Degree::Fixed;
+    auto it = degree.find(v);
+    // Values from above the body are fixed.
+    return it == degree.end() ? Degree::Fixed : it->second;
+  };
+  for (Operation &op : body.without_terminator()) {
+    if (op.getNumRegions() != 0 || op.getNumResults() != 1)
+      return false;
+    Degree d;
+    if (matchPattern(op.getResult(0), m_AnyZeroFloat()) ||
+        matchPattern(op.getResult(0), m_Zero()))
+      d = Degree::Zero;
+    else
+      d = opDegree(&op, llvm::map_to_vector(op.getOperands(), degreeOf));
+    degree[op.getResult(0)] = d;
+  }
+  return llvm::all_of(body.getTerminator()->getOperands(), [&](Value v) {
+    Degree d = degreeOf(v);
+    return d == Degree::Linear || d == Degree::Zero;
+  });
+}
+
+/// How partials pass through a linalg payload with `numInputs` inputs
+/// (sets `linearIn` for `Linearity::One`). Destination arguments count as
+/// partial: a partial result's destination is partial too.
+static Linearity classifyPayload(Block &body, int64_t numInputs,
+                                 llvm::SmallVectorImpl<bool> &linearIn) {
+  int64_t numArgs = body.getNumArguments();
+  llvm::SmallBitVector all(numArgs, true);
+  if (isLinearIn(body, all))
+    return Linearity::Add;
+  bool any = false;
+  linearIn.assign(numArgs, false);
+  for (int64_t i = 0; i < numInputs; ++i) {
+    llvm::SmallBitVector one(numArgs, false);
+    one.set(numInputs, numArgs);
+    one.set(i);
+    linearIn[i] = isLinearIn(body, one);
+    any |= linearIn[i];
+  }
+  if (any)
+    return Linearity::One;
+  // max/min of arguments keep P(max)/P(min).
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
   if (yield->getNumOperands() != 1)
     return Linearity::None;
-  Value v = yield->getOperand(0);
-  if (isa<BlockArgument>(v))
-    return Linearity::Add;
-  Operation *def = v.getDefiningOp();
-  if (!def || def->getBlock() != &body)
-    return Linearity::None;
-  if (!llvm::all_of(def->getOperands(),
+  Operation *def = yield->getOperand(0).getDefiningOp();
+  if (!def || def->getBlock() != &body ||
+      !llvm::all_of(def->getOperands(),
                     [&](Value x) { return isa<BlockArgument>(x); }))
     return Linearity::None;
-  // Sub with a partial on the right would need the left divided: that is what
-  // R -> P(sum) does, so sub is additive like add.
-  return classifyScalarOp(def);
+  Linearity l = classifyScalarOp(def);
+  return l == Linearity::Max || l == Linearity::Min ? l : Linearity::None;
 }
 
 /// The reduction combiner of a linalg payload: the op producing the yielded
@@ -147,7 +234,7 @@ FailureOr<LoopSpace> buildLinalgSpace(linalg::LinalgOp op) {
   }
   Block *body = op.getBlock();
   if (body) {
-    space.linearity = classifyPayload(*body);
+    space.linearity = classifyPayload(*body, numInputs, space.linearIn);
     if (op.getNumDpsInits() == 1 && llvm::is_contained(space.isReduction, true))
       space.combiner = classifyCombiner(*body, body->getArgument(numInputs));
   }
@@ -199,6 +286,14 @@ FailureOr<LoopSpace> buildElementwiseSpace(Operation *op) {
     space.results.push_back(m);
   }
   space.linearity = classifyScalarOp(op);
+  if (space.linearity == Linearity::One) {
+    // A product is linear in either factor, a quotient in its numerator;
+    // other operands (tosa.mul's shift) are never the partial one.
+    space.linearIn.assign(op->getNumOperands(), false);
+    space.linearIn[0] = true;
+    if (!isa<arith::DivFOp>(op))
+      space.linearIn[1] = true;
+  }
   return space;
 }
 
@@ -313,15 +408,13 @@ pointwiseCandidate(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
       } else if (p.isPartial()) {
         ReduceOp r = p.getReduceOp();
         bool keep = false;
+        bool additive = r == ReduceOp::Sum || r == ReduceOp::Avg;
         switch (space.linearity) {
         case Linearity::Add:
-        case Linearity::Mul:
-          keep = r == ReduceOp::Sum || r == ReduceOp::Avg;
+          keep = additive;
           break;
-        case Linearity::Div:
-          keep = (r == ReduceOp::Sum || r == ReduceOp::Avg) &&
-                 llvm::count_if(space.isInit, [](bool b) { return !b; }) == 2 &&
-                 f == 0;
+        case Linearity::One:
+          keep = additive && space.linearIn[f];
           break;
         case Linearity::Max:
           keep = r == ReduceOp::Max;
@@ -347,8 +440,7 @@ pointwiseCandidate(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
       }
     }
   }
-  bool onePartial =
-      space.linearity == Linearity::Mul || space.linearity == Linearity::Div;
+  bool onePartial = space.linearity == Linearity::One;
   return buildCandidate(space, choices, [&](int64_t i, int64_t) {
     return !onePartial || i == f;
   });
@@ -612,14 +704,10 @@ void enumerateLoopSpace(const LoopSpace &space,
       if (pointwise || space.linearity == Linearity::Add)
         options.push_back({AxisChoice::Partial, -1, ReduceOp::Sum, -1});
       break;
-    case Linearity::Mul:
+    case Linearity::One:
       for (int64_t i : inputs)
-        options.push_back({AxisChoice::Partial, -1, ReduceOp::Sum, i});
-      break;
-    case Linearity::Div:
-      if (!inputs.empty())
-        options.push_back(
-            {AxisChoice::Partial, -1, ReduceOp::Sum, inputs.front()});
+        if (space.linearIn[i])
+          options.push_back({AxisChoice::Partial, -1, ReduceOp::Sum, i});
       break;
     case Linearity::Max:
       options.push_back({AxisChoice::Partial, -1, ReduceOp::Max, -1});

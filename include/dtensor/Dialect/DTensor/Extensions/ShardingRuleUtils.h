@@ -22,6 +22,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 namespace mlir {
 namespace dtensor {
@@ -29,9 +30,10 @@ namespace dtensor {
 /// How partial values may pass through a pointwise computation.
 enum class Linearity {
   None, ///< partial inputs must be reduced first
-  Add,  ///< add/sub/neg/copy: P(sum|avg) on every input, R inputs divided
-  Mul,  ///< mul: one P(sum|avg) input, the others replicated
-  Div,  ///< div: like Mul but only the numerator may be partial
+  Add,  ///< linear in all inputs together (add, sub, neg, copy): P(sum|avg)
+        ///< on every input, R inputs divided
+  One,  ///< linear in one input at a time, the others replicated (mul; div
+        ///< in its numerator): the inputs in `LoopSpace::linearIn`
   Max,  ///< max: P(max) on every input
   Min,  ///< min: P(min) on every input
 };
@@ -56,6 +58,10 @@ struct LoopSpace {
   /// Which result each init feeds (-1 for inputs).
   llvm::SmallVector<int64_t, 4> initResult;
   Linearity linearity = Linearity::None;
+  /// For `Linearity::One`: per op operand, whether the computation is linear
+  /// in that operand alone (the others held fixed), so that it may be the one
+  /// partial input.
+  llvm::SmallVector<bool, 4> linearIn;
   /// Combiner of reduction loops, if it can become a partial placement.
   std::optional<ReduceOp> combiner;
   /// True if the payload reads destination operands.
@@ -63,7 +69,19 @@ struct LoopSpace {
 };
 
 /// How partials pass through the scalar (or tensor elementwise) op `op`.
+/// `Linearity::One` ops are linear in each operand alone, except division,
+/// which is linear in its numerator only.
 Linearity classifyScalarOp(Operation *op);
+
+/// Whether the values yielded by `body` are linear (additive and
+/// homogeneous of degree one) in the block arguments marked in `partial`,
+/// with every other block argument and value held fixed, decided from the
+/// def-use structure of the body: sums and differences of linear values,
+/// products of a linear value with fixed ones, quotients by fixed values,
+/// negations, float casts and selects under a fixed condition are linear;
+/// every other op of a linear value (exp, max, a product of two linear
+/// values such as `x * x`) is not. A literal zero is linear in anything.
+bool isLinearIn(Block &body, const llvm::SmallBitVector &partial);
 
 /// Loop space of a linalg op whose maps are all projected permutations (with
 /// constant results allowed for broadcast dims). Fails otherwise, e.g. for
