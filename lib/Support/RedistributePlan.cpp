@@ -218,3 +218,21 @@ bool mlir::dtensor::planRedistributeMinCost(
   steps.assign(path.rbegin(), path.rend());
   return true;
 }
+
+std::optional<Placements>
+mlir::dtensor::getReplicatedIntermediate(llvm::ArrayRef<Placement> current,
+                                         llvm::ArrayRef<Placement> target) {
+  llvm::SmallVector<RedistributeStep> steps;
+  std::string error;
+  if (planRedistribute(current, target, steps, error))
+    return std::nullopt;
+  Placements mid(current.begin(), current.end());
+  for (auto [axis, to] : llvm::enumerate(target))
+    if (to.isPartial() && !mid[axis].isReplicate() && mid[axis] != to)
+      mid[axis] = Placement::replicate();
+  llvm::SmallVector<RedistributeStep> first, second;
+  if (!planRedistribute(current, mid, first, error) ||
+      !planRedistribute(mid, target, second, error))
+    return std::nullopt;
+  return mid;
+}

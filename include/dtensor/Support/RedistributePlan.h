@@ -64,6 +64,18 @@ bool planRedistributeMinCost(llvm::ArrayRef<Placement> current,
                              llvm::SmallVectorImpl<RedistributeStep> &steps,
                              std::string &error);
 
+/// For a redistribution that has no direct plan (S -> P, P(op) ->
+/// P(other)), the placements to go through so that both halves have one:
+/// every axis whose target is partial and whose current placement is
+/// neither R nor that target becomes R first (reduce or gather, then
+/// divide or keep). Returns std::nullopt when the direct plan exists or
+/// when going through R does not help. Only the compiler takes this path
+/// for redistributions it requires; an explicit `dtensor.redistribute` to
+/// a partial placement from a shard stays an error, as in PyTorch.
+std::optional<Placements>
+getReplicatedIntermediate(llvm::ArrayRef<Placement> current,
+                          llvm::ArrayRef<Placement> target);
+
 /// Sum of the costs of the steps of a plan (µs).
 double planCost(llvm::ArrayRef<RedistributeStep> steps,
                 llvm::ArrayRef<int64_t> meshShape, int64_t globalBytes);

@@ -6,6 +6,8 @@
 #include "dtensor/Support/CostModel.h"
 #include "dtensor/Support/ShardingMath.h"
 
+#include <cmath>
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -84,19 +86,41 @@ void FunctionPlan::planRedistributions() {
     const FakeTensor *t = lookup(r.value);
     r.steps.clear();
     r.planError.clear();
-    r.planned = planRedistributeMinCost(
-        t->placements, r.target, meshShape, getTensorByteSize(t->type),
-        t->type.getRank(), r.steps, r.planError);
+    int64_t bytes = getTensorByteSize(t->type), rank = t->type.getRank();
+    // A redistribution the compiler requires that has no direct plan goes
+    // through R (P(max) -> R -> P(sum)): never an infeasible step.
+    std::optional<Placements> mid;
+    if (!r.op)
+      mid = getReplicatedIntermediate(t->placements, r.target);
+    if (!mid) {
+      r.planned = planRedistributeMinCost(t->placements, r.target, meshShape,
+                                          bytes, rank, r.steps, r.planError);
+      continue;
+    }
+    llvm::SmallVector<RedistributeStep> second;
+    r.planned = planRedistributeMinCost(t->placements, *mid, meshShape, bytes,
+                                        rank, r.steps, r.planError) &&
+                planRedistributeMinCost(*mid, r.target, meshShape, bytes, rank,
+                                        second, r.planError);
+    r.steps.append(second.begin(), second.end());
   }
+}
+
+double FunctionPlan::getCost(const Redistribution &r) const {
+  const FakeTensor *t = lookup(r.value);
+  int64_t bytes = getTensorByteSize(t->type);
+  double cost = redistributeCost(bytes, meshShape, t->placements, r.target);
+  // No direct transition (PyTorch's cost is infinite): the cost of the plan
+  // through R that partitioning emits.
+  if (std::isinf(cost) && r.planned)
+    cost = planCost(r.steps, meshShape, bytes);
+  return cost;
 }
 
 double FunctionPlan::computeCommCost() const {
   double total = 0;
-  for (const Redistribution &r : redistributions) {
-    const FakeTensor *t = lookup(r.value);
-    int64_t bytes = getTensorByteSize(t->type);
-    total += redistributeCost(bytes, meshShape, t->placements, r.target);
-  }
+  for (const Redistribution &r : redistributions)
+    total += getCost(r);
   return total;
 }
 
@@ -753,6 +777,9 @@ FunctionPlan *FakeTensorAnalysis::analyze(FunctionOpInterface func) {
     ok = false;
     return nullptr;
   }
+  // Costs read the planned steps (a redistribution through R has no cost of
+  // its own in PyTorch's model).
+  plan->planRedistributions();
   plan->pytorchCommCost = plan->computeCommCost();
   if (options.strategy == StrategyMode::Global && plan->getMesh()) {
     ForcedStrategies forced = planFunctionGlobally(func, *plan);
@@ -768,13 +795,13 @@ FunctionPlan *FakeTensorAnalysis::analyze(FunctionOpInterface func) {
           FunctionPropagator(*this, *global, func, &forced).run());
     }
     if (globalOk) {
+      global->planRedistributions();
       global->pytorchCommCost = plan->pytorchCommCost;
       if (global->computeCommCost() < plan->pytorchCommCost - 1e-9)
         plan = std::move(global);
     }
   }
   inProgress.erase(func);
-  plan->planRedistributions();
   FunctionPlan *raw = plan.get();
   plans[func] = std::move(plan);
   functions.push_back(func);

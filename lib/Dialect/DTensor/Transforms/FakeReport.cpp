@@ -19,8 +19,18 @@ namespace dtensor {
 } // namespace dtensor
 } // namespace mlir
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::dtensor;
+
+/// A cost as a JSON number; `null` where it is not finite, so that the
+/// report stays valid JSON (JSON has no infinity).
+static llvm::json::Value jsonNumber(double v) {
+  if (!std::isfinite(v))
+    return nullptr;
+  return v;
+}
 namespace json = llvm::json;
 
 namespace {
@@ -280,7 +290,7 @@ void ReportBuilder::addSteps(const Redistribution &r,
         json::Object{{"kind", stringifyStepKind(c.kind).str()},
                      {"mesh_axes", json::Array{c.axis}},
                      {"bytes", toJson(c.bytes)},
-                     {"cost_us", c.costUs},
+                     {"cost_us", jsonNumber(c.costUs)},
                      {"value", c.value},
                      {"global_shape", toJson(t->type.getShape())},
                      {"from", c.from},
@@ -303,15 +313,14 @@ void ReportBuilder::addCollectives() {
     json::Array stepKinds;
     for (const RedistributeStep &step : steps)
       stepKinds.push_back(stringifyStepKind(step.kind).str());
-    double cost = redistributeCost(getTensorByteSize(t->type), mesh,
-                                   t->placements, r.target);
+    double cost = plan.getCost(r);
     redistributions.push_back(
         json::Object{{"value", valueName(r.value)},
                      {"from", placementsToString(t->placements)},
                      {"to", placementsToString(r.target)},
                      {"explicit", static_cast<bool>(r.op)},
                      {"steps", std::move(stepKinds)},
-                     {"cost_us", cost}});
+                     {"cost_us", jsonNumber(cost)}});
   }
   rep.object["collectives"] = std::move(collectives);
   rep.object["redistributions"] = std::move(redistributions);
@@ -327,12 +336,12 @@ FunctionReport ReportBuilder::build(bool comparePytorch) {
   rep.object["totals"] = json::Object{
       {"comm_bytes", toJson(rep.commBytes)},
       {"peak_bytes", toJson(rep.peakBytes)},
-      {"comm_cost_us", rep.commCostUs},
+      {"comm_cost_us", jsonNumber(rep.commCostUs)},
       {"num_collectives", static_cast<int64_t>(rep.collectives.size())}};
   if (comparePytorch) {
     rep.pytorchCostUs = plan.getPytorchCommCost();
     rep.object["totals"].getAsObject()->insert(
-        {"pytorch_comm_cost_us", *rep.pytorchCostUs});
+        {"pytorch_comm_cost_us", jsonNumber(*rep.pytorchCostUs)});
   }
   return std::move(rep);
 }

@@ -82,7 +82,16 @@ MaterializeStats mlir::dtensor::materializePlan(FunctionOpInterface func,
       replacement = createIn(b, plan, value, r.target);
       ++stats.recreated;
     } else {
-      replacement = RedistributeOp::create(b, value.getLoc(), value,
+      // No direct plan (P(max) -> P(sum)): an explicit step through R.
+      Value from = value;
+      if (const FakeTensor *t = plan.lookup(value))
+        if (std::optional<Placements> mid =
+                getReplicatedIntermediate(t->placements, r.target)) {
+          from = RedistributeOp::create(b, value.getLoc(), value,
+                                        plan.getSpecAttr(*mid));
+          ++stats.redistributions;
+        }
+      replacement = RedistributeOp::create(b, value.getLoc(), from,
                                            plan.getSpecAttr(r.target));
       ++stats.redistributions;
     }

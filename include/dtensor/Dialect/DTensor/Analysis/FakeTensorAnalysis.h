@@ -127,6 +127,11 @@ public:
                  llvm::SmallVectorImpl<RedistributeStep> &steps,
                  std::string &error) const;
 
+  /// Cost (µs) of one redistribution of this plan: PyTorch's cost of the
+  /// transition, or, where PyTorch has none (P(max) -> P(sum)), the cost of
+  /// the steps through R that the plan takes.
+  double getCost(const Redistribution &r) const;
+
   /// Total cost (µs) of the plan's redistributions under the cost model.
   double computeCommCost() const;
   /// Total cost (µs) of the PyTorch (greedy) plan of the same function.
