@@ -4,7 +4,8 @@
 // iterator types give the loop space (parallel loops carry shards, sharded
 // reduction loops give partials with the region's combiner). Fills,
 // broadcasts and transposes keep created values created. `linalg.softmax`
-// follows its input except along the softmax dim.
+// follows its input except along the softmax dim. Locally, `linalg.index`
+// of a sharded loop is offset to the global index.
 //
 //===----------------------------------------------------------------------===//
 

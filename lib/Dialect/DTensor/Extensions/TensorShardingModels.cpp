@@ -160,20 +160,20 @@ struct ExpandShapeModel
     SmallVector<OpFoldResult> outputShape;
     for (auto [srcDim, group] :
          llvm::enumerate(expand.getReassociationIndices())) {
-      int64_t staticProduct = 1;
-      for (int64_t d : group)
-        if (!local.isDynamicDim(d))
+      int64_t staticProduct = 1, numDynamic = 0;
+      for (int64_t d : group) {
+        if (local.isDynamicDim(d))
+          ++numDynamic;
+        else
           staticProduct *= local.getDimSize(d);
+      }
+      assert(numDynamic <= 1 && "an uneven shard is alone in its group");
+      (void)numDynamic;
       for (int64_t d : group) {
         if (!local.isDynamicDim(d)) {
           outputShape.push_back(b.getIndexAttr(local.getDimSize(d)));
           continue;
         }
-        assert(llvm::count_if(group,
-                              [&](int64_t i) {
-                                return local.isDynamicDim(i);
-                              }) == 1 &&
-               "an uneven shard is alone in its group");
         Value size = getValueOrCreateConstantIndexOp(
             b, loc, ctx.getDimSize(loc, expand.getSrc(), srcDim));
         if (staticProduct != 1)
