@@ -4,13 +4,16 @@
 // iterator types give the loop space (parallel loops carry shards, sharded
 // reduction loops give partials with the region's combiner). Fills,
 // broadcasts and transposes keep created values created. `linalg.softmax`
-// follows its input except along the softmax dim.
+// follows its input except along the softmax dim. Locally, `linalg.index`
+// of a sharded loop is offset to the global index.
 //
 //===----------------------------------------------------------------------===//
 
 #include "dtensor/Dialect/DTensor/Extensions/ShardingRuleExternalModels.h"
 #include "dtensor/Dialect/DTensor/Extensions/ShardingRuleUtils.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Matchers.h"
@@ -89,21 +92,60 @@ struct StructuredOpShardingModel
     return creationCandidate(*space, mesh, result);
   }
 
+  /// Results take their local types; `linalg.index` of a sharded loop
+  /// becomes a global index by adding this rank's offset of that loop.
   LogicalResult localize(Operation *op, PartitionContext &ctx) const {
-    // Indices of sharded loops would be local: not supported yet.
-    bool usesIndex = false;
-    if (Block *body = cast<linalg::LinalgOp>(op).getBlock())
-      body->walk([&](linalg::IndexOp) { usesIndex = true; });
-    if (usesIndex)
-      for (Value r : op->getResults())
-        if (const FakeTensor *t = ctx.lookup(r))
-          if (llvm::any_of(t->placements,
-                           [](Placement p) { return p.isShard(); }))
-            return op->emitError()
-                   << "linalg.index in a sharded op is not supported by the "
-                      "partitioner yet";
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    SmallVector<linalg::IndexOp> indices;
+    if (Block *body = linalgOp.getBlock())
+      body->walk([&](linalg::IndexOp i) { indices.push_back(i); });
+    if (!indices.empty() && linalgOp.hasPureTensorSemantics()) {
+      OpBuilder &b = ctx.getBuilder();
+      DenseMap<int64_t, Value> offsets;
+      for (linalg::IndexOp i : indices) {
+        int64_t loop = i.getDim();
+        auto it = offsets.find(loop);
+        if (it == offsets.end()) {
+          b.setInsertionPoint(op);
+          it = offsets.try_emplace(loop, loopOffset(linalgOp, loop, ctx)).first;
+        }
+        if (!it->second)
+          continue;
+        b.setInsertionPointAfter(i);
+        auto global = arith::AddIOp::create(b, i.getLoc(), i, it->second);
+        i.getResult().replaceAllUsesExcept(global, global);
+      }
+    }
     ctx.localizeResultTypes(op);
     return success();
+  }
+
+  /// This rank's offset of `loop` in the global iteration space, or null if
+  /// no operand shards it. Every operand indexing a sharded loop shards it
+  /// alike (the loop-space rule), so the first one that does decides.
+  static Value loopOffset(linalg::LinalgOp op, int64_t loop,
+                          PartitionContext &ctx) {
+    for (OpOperand &o : op->getOpOperands()) {
+      const FakeTensor *t = ctx.lookup(o.get());
+      if (!t || !isa<RankedTensorType>(o.get().getType()))
+        continue;
+      AffineMap map = op.getMatchingIndexingMap(&o);
+      for (auto [d, e] : llvm::enumerate(map.getResults())) {
+        auto dimExpr = dyn_cast<AffineDimExpr>(e);
+        if (!dimExpr || dimExpr.getPosition() != loop)
+          continue;
+        if (llvm::none_of(t->placements, [&](Placement p) {
+              return p.isShard(static_cast<int64_t>(d));
+            }))
+          continue;
+        OpFoldResult off =
+            ctx.getExtent(op.getLoc(), t->type.getDimSize(d), t->placements, d)
+                .offset;
+        return getValueOrCreateConstantIndexOp(ctx.getBuilder(), op.getLoc(),
+                                               off);
+      }
+    }
+    return {};
   }
 };
 

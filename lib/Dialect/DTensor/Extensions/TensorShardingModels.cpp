@@ -13,6 +13,7 @@
 #include "dtensor/Dialect/DTensor/Extensions/ShardingRuleUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
 
@@ -145,18 +146,46 @@ struct ExpandShapeModel
                               llvm::ArrayRef<Placements> current) const {
     return expandCandidate(op, mesh, current[0]);
   }
+  /// Expands the local shard. The rule keeps a shard of a split dim only on
+  /// the first new dim and only where it divides evenly, so an uneven shard
+  /// (a dynamic local dim) is always alone in its group: its size is the
+  /// source's local size over the group's static sizes.
   LogicalResult localize(Operation *op, PartitionContext &ctx) const {
     auto expand = cast<tensor::ExpandShapeOp>(op);
     const FakeTensor *t = ctx.lookup(expand.getResult());
     RankedTensorType local = ctx.getLocalType(t->type, t->placements);
-    if (!local.hasStaticShape())
-      return op->emitError() << "expanding an unevenly sharded dim is not "
-                                "supported by the partitioner yet";
     OpBuilder &b = ctx.getBuilder();
     b.setInsertionPoint(op);
-    auto repl =
-        tensor::ExpandShapeOp::create(b, op->getLoc(), local, expand.getSrc(),
-                                      expand.getReassociationIndices());
+    Location loc = op->getLoc();
+    SmallVector<OpFoldResult> outputShape;
+    for (auto [srcDim, group] :
+         llvm::enumerate(expand.getReassociationIndices())) {
+      int64_t staticProduct = 1, numDynamic = 0;
+      for (int64_t d : group) {
+        if (local.isDynamicDim(d))
+          ++numDynamic;
+        else
+          staticProduct *= local.getDimSize(d);
+      }
+      assert(numDynamic <= 1 && "an uneven shard is alone in its group");
+      (void)numDynamic;
+      for (int64_t d : group) {
+        if (!local.isDynamicDim(d)) {
+          outputShape.push_back(b.getIndexAttr(local.getDimSize(d)));
+          continue;
+        }
+        Value size = getValueOrCreateConstantIndexOp(
+            b, loc, ctx.getDimSize(loc, expand.getSrc(), srcDim));
+        if (staticProduct != 1)
+          size = arith::DivUIOp::create(
+              b, loc, size,
+              arith::ConstantIndexOp::create(b, loc, staticProduct));
+        outputShape.push_back(size);
+      }
+    }
+    auto repl = tensor::ExpandShapeOp::create(b, loc, local, expand.getSrc(),
+                                              expand.getReassociationIndices(),
+                                              outputShape);
     ctx.replace(expand.getResult(), repl.getResult());
     op->erase();
     return success();
