@@ -64,6 +64,16 @@ static void setOut(char **out, llvm::StringRef text) {
     *out = copyString(text);
 }
 
+/// A null handle or string is a caller's error: a message, not a crash.
+static bool reportNull(bool isNull, const char *function, const char *what,
+                       char **diagnostics) {
+  if (isNull)
+    setOut(
+        diagnostics,
+        (llvm::Twine("error: ") + function + ": " + what + " is null\n").str());
+  return isNull;
+}
+
 //===----------------------------------------------------------------------===//
 // Diagnostics
 //===----------------------------------------------------------------------===//
@@ -176,6 +186,11 @@ void dtensorContextDestroy(DtensorContext context) { delete unwrap(context); }
 DtensorModule dtensorModuleCreateParse(DtensorContext context, const char *data,
                                        size_t length, const char *sourceName,
                                        char **diagnostics) {
+  if (reportNull(!context.ptr, "dtensorModuleCreateParse", "the context",
+                 diagnostics) ||
+      reportNull(!data && length, "dtensorModuleCreateParse", "the data",
+                 diagnostics))
+    return DtensorModule{nullptr};
   MLIRContext *ctx = unwrap(context);
   DiagnosticCollector collector(ctx);
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
@@ -186,6 +201,8 @@ DtensorModule dtensorModuleCreateParse(DtensorContext context, const char *data,
 }
 
 DtensorModule dtensorModuleClone(DtensorModule module) {
+  if (!module.ptr)
+    return DtensorModule{nullptr};
   return wrap(unwrap(module).clone());
 }
 
@@ -195,6 +212,8 @@ void dtensorModuleDestroy(DtensorModule module) {
 }
 
 char *dtensorModulePrint(DtensorModule module) {
+  if (!module.ptr)
+    return copyString("");
   std::string text;
   llvm::raw_string_ostream os(text);
   unwrap(module).print(os);
@@ -242,6 +261,11 @@ static std::string withOptions(llvm::StringRef name, const char *options) {
 DtensorLogicalResult dtensorModuleRunPassPipeline(DtensorModule module,
                                                   const char *pipeline,
                                                   char **diagnostics) {
+  if (reportNull(!module.ptr, "dtensorModuleRunPassPipeline", "the module",
+                 diagnostics) ||
+      reportNull(!pipeline, "dtensorModuleRunPassPipeline", "the pipeline",
+                 diagnostics))
+    return wrap(failure());
   std::string diags;
   LogicalResult result = runPipeline(unwrap(module), pipeline, diags);
   setOut(diagnostics, diags);
@@ -254,6 +278,9 @@ DtensorLogicalResult dtensorModuleGetFakeReport(DtensorModule module,
                                                 char **diagnostics) {
   if (json)
     *json = nullptr;
+  if (reportNull(!module.ptr, "dtensorModuleGetFakeReport", "the module",
+                 diagnostics))
+    return wrap(failure());
   // The pass writes its report to a file: a temporary one, read back.
   llvm::SmallString<128> path;
   if (std::error_code ec =

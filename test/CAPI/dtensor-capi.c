@@ -200,6 +200,9 @@ static void runAndPrint(DtensorModule module, const char *pipeline) {
 // CHECK-NEXT: parse malformed.mlir: null
 // CHECK-NEXT: parse diagnostics:
 // CHECK-NEXT: {{^}}malformed.mlir:2:10: error: use of undeclared SSA value name{{$}}
+// CHECK-NEXT: run builtin.module(canonicalize): failure
+// CHECK-NEXT: run diagnostics:
+// CHECK-NEXT: {{^}}error: dtensorModuleRunPassPipeline: the module is null{{$}}
 // CHECK-NEXT: parse mlp.mlir: ok
 // CHECK-NEXT: parse diagnostics: (none)
 // CHECK-NEXT: run builtin.module(dtensor-no-such-pass): failure
@@ -226,6 +229,8 @@ static void runAndPrint(DtensorModule module, const char *pipeline) {
 static void testErrors(DtensorContext ctx, const char *text) {
   printf("--- errors\n");
   DtensorModule malformed = parse(ctx, kMalformed, "malformed.mlir");
+  /* A caller that ignores the failed parse gets a message too. */
+  runAndPrint(malformed, "builtin.module(canonicalize)");
   dtensorModuleDestroy(malformed); /* null: allowed */
 
   DtensorModule module = parse(ctx, text, "mlp.mlir");
