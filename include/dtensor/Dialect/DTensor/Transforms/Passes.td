@@ -237,9 +237,10 @@ def DTensorCheckCPULowering
       `tosa-to-arith`, `tosa-to-tensor`, `tosa-to-scf` and the optional
       decompositions); `tosa.const_shape` and terminators go with their
       users and parents.
-    - Other ops on tensors must be elementwise (`convert-elementwise-to-
-      linalg`), decomposable (`linalg::AggregatedOpInterface`) or
-      bufferizable (`BufferizableOpInterface`).
+    - Other ops on tensors must be elementwise (for
+      `convert-elementwise-to-linalg`), decomposable
+      (`linalg::AggregatedOpInterface`) or bufferizable
+      (`BufferizableOpInterface`).
     - `math` ops must be rewritten by `convert-math-to-funcs` (`ipowi`,
       `fpowi`), `convert-math-to-llvm` or `convert-math-to-libm`.
     - Other scalar ops must come from a dialect that the pipeline lowers to
