@@ -6,10 +6,12 @@
 
 #include "dtensor/Dialect/DTensor/Transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -22,7 +24,20 @@ void mlir::dtensor::buildCPUPipeline(OpPassManager &pm,
                                      const CPUPipelineOptions &options) {
   if (options.partition)
     pm.addPass(dtensor::createDTensorPartition());
+  // Ops no step below lowers stop here, named, before any rewriting.
+  pm.addPass(dtensor::createDTensorCheckCPULowering());
   pm.addPass(dtensor::createConvertDTensorToRuntime());
+  // After partitioning: the analysis and the partitioner work on tosa ops,
+  // whose local shapes are only known now. No TOSA profile validation: the
+  // verifier has checked the ops, and the CPU runs any type combination.
+  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions(),
+                              TosaToLinalgNamedOptions(),
+                              /*validationOptions=*/std::nullopt);
+  TosaToArithPassOptions tosaToArith;
+  tosaToArith.includeApplyRescale = true;
+  pm.addNestedPass<func::FuncOp>(createTosaToArithPass(tosaToArith));
+  pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
+  pm.addNestedPass<func::FuncOp>(createTosaToSCFPass());
   pm.addPass(dtensor::createDTensorDecomposeAggregates());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(createCanonicalizerPass());
@@ -41,9 +56,15 @@ void mlir::dtensor::buildCPUPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  // Integer powers as outlined loops (scf, lowered next).
+  pm.addPass(createConvertMathToFuncs());
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertMathToLibmPass());
+  // f16/bf16 math through f32: libm has only f32 and f64 functions.
+  pm.addNestedPass<func::FuncOp>(math::createMathExtendToSupportedTypes());
+  // LLVM intrinsics first (absi, ctlz, isnan, copysign, fpowi, ...), libm
+  // for the rest; convert-math-to-libm rejects the ops it has no call for.
   pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());

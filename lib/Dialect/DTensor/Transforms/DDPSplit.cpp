@@ -489,6 +489,9 @@ struct DDPSplitPass : public dtensor::impl::DTensorDDPSplitBase<DDPSplitPass> {
 
   /// Emits an error for every call that receives a counted parameter.
   LogicalResult checkCalls(func::FuncOp func);
+  /// Emits an error, at the argument, for every counted parameter that is
+  /// not a ranked tensor (the dialect also allows memrefs).
+  LogicalResult checkParams(func::FuncOp func);
 };
 
 } // namespace
@@ -521,10 +524,31 @@ LogicalResult DDPSplitPass::checkCalls(func::FuncOp func) {
   return success(ok);
 }
 
+LogicalResult DDPSplitPass::checkParams(func::FuncOp func) {
+  bool ok = true;
+  for (BlockArgument arg : func.getArguments()) {
+    unsigned i = arg.getArgNumber();
+    auto name =
+        func.getArgAttrOfType<StringAttr>(i, DTensorDialect::kParamAttrName);
+    if (!name || func.getArgAttr(i, DTensorDialect::kDdpIgnoredAttrName) ||
+        isa<RankedTensorType>(arg.getType()))
+      continue;
+    emitError(arg.getLoc())
+        << "parameter '" << name.getValue() << "' (argument #" << i << " of @"
+        << func.getName() << ") has type " << arg.getType()
+        << "; dtensor-ddp-split buckets tensor parameters (split before "
+           "bufferizing)";
+    ok = false;
+  }
+  return success(ok);
+}
+
 void DDPSplitPass::runOnOperation() {
   ModuleOp module = getOperation();
+  // Errors of the options concern no op: at the module's location, without
+  // the module printed after them.
   auto fail = [&](const Twine &msg) {
-    module.emitError() << "dtensor-ddp-split: " << msg;
+    emitError(module.getLoc()) << "dtensor-ddp-split: " << msg;
     signalPassFailure();
   };
   // Sizes as written on the command line (%g), not in exponent form.
@@ -556,6 +580,7 @@ void DDPSplitPass::runOnOperation() {
     if (func.isExternal())
       continue;
     funcs.push_back(func);
+    ok &= succeeded(checkParams(func));
     ok &= succeeded(checkCalls(func));
   }
   if (!ok)

@@ -28,9 +28,12 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::init(true)};
 };
 
-/// Adds the CPU pipeline to `pm`: partition (optional), collectives to dtrt
-/// calls, aggregate decomposition, bufferization with deallocation, BLAS
-/// calls, loops and the LLVM dialect.
+/// Adds the CPU pipeline to `pm`: partition (optional), a check that names
+/// the ops no later step lowers (`dtensor-check-cpu-lowering`), collectives
+/// to dtrt calls, tosa to linalg (on the local shapes), aggregate
+/// decomposition, bufferization with deallocation, BLAS calls, loops, math
+/// through LLVM intrinsics, libm and outlined integer powers, and the LLVM
+/// dialect.
 void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 
 /// Registers `dtensor-cpu-pipeline`.

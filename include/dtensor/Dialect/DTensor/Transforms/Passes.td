@@ -221,4 +221,41 @@ def DTensorDecomposeAggregates
                            "::mlir::tensor::TensorDialect"];
 }
 
+def DTensorCheckCPULowering
+    : Pass<"dtensor-check-cpu-lowering", "::mlir::ModuleOp"> {
+  let summary = "report the ops that dtensor-cpu-pipeline cannot lower";
+  let description = [{
+    The first step of `dtensor-cpu-pipeline` after partitioning: walks the
+    (local-view) program and emits one error per op that no step of the
+    pipeline lowers, naming the op and the missing step, so that such a
+    program stops before bufferization instead of failing late with `op was
+    not bufferized` or an LLVM legalization error. The program is not
+    changed.
+
+    - `tosa` ops must be rewritten by a pattern of the conversions the
+      pipeline runs (`tosa-to-linalg-named`, `tosa-to-linalg`,
+      `tosa-to-arith`, `tosa-to-tensor`, `tosa-to-scf` and the optional
+      decompositions); `tosa.const_shape` and terminators go with their
+      users and parents.
+    - Other ops on tensors must be elementwise (for
+      `convert-elementwise-to-linalg`), decomposable
+      (`linalg::AggregatedOpInterface`) or bufferizable
+      (`BufferizableOpInterface`).
+    - `math` ops must be rewritten by `convert-math-to-funcs` (`ipowi`,
+      `fpowi`), `convert-math-to-llvm` or `convert-math-to-libm`.
+    - Other scalar ops must come from a dialect that the pipeline lowers to
+      LLVM (`arith`, `index`, `scf`, `cf`, `func`, `memref`, `affine`,
+      `linalg`, `tensor`, `bufferization`, `llvm`, `dtensor`).
+
+    ```mlir
+    // error: 'math.isinf' op cannot be lowered by dtensor-cpu-pipeline: ...
+    %r = math.isinf %x : tensor<16xf32>
+    ```
+  }];
+  let statistics = [
+    Statistic<"numUnlowerable", "num-unlowerable",
+              "Number of ops the CPU pipeline cannot lower">
+  ];
+}
+
 #endif // DTENSOR_DIALECT_DTENSOR_TRANSFORMS_PASSES_TD
