@@ -71,3 +71,14 @@ dtensor.mesh @mesh = <["x" = 4]>
 func.func @too_large(%x: tensor<9223372036854775807xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>}) -> tensor<9223372036854775807xf32> {
   return %x : tensor<9223372036854775807xf32>
 }
+
+// -----
+
+// A cast to an unranked tensor has a rule (casts follow their operand), but
+// no placement describes an unranked tensor.
+dtensor.mesh @mesh = <["x" = 4]>
+func.func @cast_to_unranked(%x: tensor<16xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>}) -> tensor<*xf32> {
+  // expected-error @+1 {{unranked tensors are not supported}}
+  %c = tensor.cast %x : tensor<16xf32> to tensor<*xf32>
+  return %c : tensor<*xf32>
+}

@@ -40,8 +40,8 @@ func.func @unknown_op(%x: tensor<16xf32> {dtensor.spec = #dtensor.spec<@mesh, [S
 
 dtensor.mesh @mesh = <["x" = 4]>
 func.func @unranked(%x: tensor<16xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>}) -> index {
-  %u = tensor.cast %x : tensor<16xf32> to tensor<*xf32>
   // expected-error @+1 {{unranked tensors are not supported}}
+  %u = tensor.cast %x : tensor<16xf32> to tensor<*xf32>
   %r = tensor.rank %u : tensor<*xf32>
   return %r : index
 }

@@ -218,28 +218,29 @@ void dtensor_run::splitPartial(HostArray &block, const TensorLayout &layout,
     using T = decltype(tag);
     forEachRun(layout.shape, block.shape, offsets,
                [&](int64_t global, int64_t local, int64_t count) {
-      for (int64_t i = 0; i < count; ++i) {
-        T v = block.get<T>(local + i);
-        for (auto [axis, p] : llvm::enumerate(layout.placements)) {
-          if (!p.isPartial() || mesh[axis] == 1)
-            continue;
-          int64_t c = coords[axis];
-          if (mixed) {
-            // Whole value on coordinate 0; zeros (sum) or copies elsewhere.
-            if (c != 0 && p.getReduceOp() == ReduceOp::Sum)
-              v = T(0);
-            continue;
-          }
-          int64_t g = global + i, a = axis;
-          v = splitValue<T>(v, p.getReduceOp(), c, mesh[axis], isBool,
-                            [&](int64_t j) {
-                              return partNoise<T>(seed, argIndex, g, a, j,
-                                                  bound);
-                            });
-        }
-        block.set<T>(local + i, v);
-      }
-    });
+                 for (int64_t i = 0; i < count; ++i) {
+                   T v = block.get<T>(local + i);
+                   for (auto [axis, p] : llvm::enumerate(layout.placements)) {
+                     if (!p.isPartial() || mesh[axis] == 1)
+                       continue;
+                     int64_t c = coords[axis];
+                     if (mixed) {
+                       // Whole value on coordinate 0; zeros (sum) or copies
+                       // elsewhere.
+                       if (c != 0 && p.getReduceOp() == ReduceOp::Sum)
+                         v = T(0);
+                       continue;
+                     }
+                     int64_t g = global + i, a = axis;
+                     v = splitValue<T>(v, p.getReduceOp(), c, mesh[axis],
+                                       isBool, [&](int64_t j) {
+                                         return partNoise<T>(seed, argIndex, g,
+                                                             a, j, bound);
+                                       });
+                   }
+                   block.set<T>(local + i, v);
+                 }
+               });
   });
 }
 

@@ -823,3 +823,9 @@ func.func @broadcast_root_range(%x: tensor<8xf32>) -> tensor<8xf32> {
 
 // expected-error @+1 {{'dtensor.mesh' op mesh has more than the supported 65536 devices}}
 dtensor.mesh @huge = <["x" = 4611686018427387904, "y" = 4]>
+
+// -----
+
+// The runtime's axis masks have 16 bits (DTRT_MAX_MESH_AXES).
+// expected-error @+1 {{'dtensor.mesh' op mesh has 17 axes but at most 16 are supported}}
+dtensor.mesh @deep = <["a" = 1, "b" = 1, "c" = 1, "d" = 1, "e" = 1, "f" = 1, "g" = 1, "h" = 1, "i" = 1, "j" = 1, "k" = 1, "l" = 1, "m" = 1, "n" = 1, "o" = 1, "p" = 1, "q" = 1]>

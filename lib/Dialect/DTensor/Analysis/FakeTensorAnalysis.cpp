@@ -52,15 +52,9 @@ FunctionPlan::getLocalShapes(Value v) const {
 llvm::SmallVector<int64_t> FunctionPlan::getLocalBytes(Value v) const {
   const FakeTensor *t = lookup(v);
   assert(t && "not a tensor of this function");
-  int64_t elt = getElementByteSize(t->type.getElementType());
-  llvm::SmallVector<int64_t> bytes;
-  for (const auto &shape : getLocalShapes(v)) {
-    int64_t n = elt;
-    for (int64_t s : shape)
-      n *= s;
-    bytes.push_back(n);
-  }
-  return bytes;
+  return computeAllLocalBytes(t->type.getShape(),
+                              getElementByteSize(t->type.getElementType()),
+                              meshShape, t->placements);
 }
 
 const Placements *FunctionPlan::getRequiredPlacements(OpOperand &o) const {
@@ -412,6 +406,11 @@ LogicalResult FunctionPropagator::visitOp(Operation *op) {
 }
 
 LogicalResult FunctionPropagator::visitGeneric(Operation *op) {
+  // No rule can place an unranked tensor (tensor.cast to tensor<*xf32>).
+  for (Type t :
+       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (isa<UnrankedTensorType>(t))
+      return op->emitError() << "unranked tensors are not supported";
   llvm::SmallVector<Placements, 4> current;
   for (Value v : op->getOperands())
     current.push_back(isa<RankedTensorType>(v.getType()) ? get(v)
@@ -444,10 +443,6 @@ LogicalResult FunctionPropagator::visitGeneric(Operation *op) {
 
 LogicalResult FunctionPropagator::replicateUnknownOp(
     Operation *op, llvm::SmallVectorImpl<ShardingCandidate> &candidates) {
-  for (Type t :
-       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
-    if (isa<TensorType>(t) && !isa<RankedTensorType>(t))
-      return op->emitError() << "unranked tensors are not supported";
   if (analysis.options.unknownOps == UnknownOpPolicy::Error)
     return op->emitError()
            << "no sharding rule for '" << op->getName()

@@ -3,6 +3,7 @@
 #include "dtensor/Dialect/DTensor/Extensions/ShardingRuleUtils.h"
 #include "dtensor/Support/ShardingMath.h"
 
+#include "dtensor/Dialect/DTensor/IR/DTensorDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -10,7 +11,6 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
-#include "dtensor/Dialect/DTensor/IR/DTensorDialect.h"
 
 namespace mlir {
 namespace dtensor {
@@ -65,7 +65,9 @@ enum class Degree {
 };
 } // namespace
 
-static bool isFixed(Degree d) { return d == Degree::Zero || d == Degree::Fixed; }
+static bool isFixed(Degree d) {
+  return d == Degree::Zero || d == Degree::Fixed;
+}
 
 /// Degree of a sum or difference, and of the two branches of a select.
 static Degree joinDegrees(Degree a, Degree b) {
@@ -108,8 +110,7 @@ bool isLinearIn(Block &body, const llvm::SmallBitVector &partial) {
   llvm::DenseMap<Value, Degree> degree;
   auto degreeOf = [&](Value v) {
     if (auto arg = dyn_cast<BlockArgument>(v); arg && arg.getOwner() == &body)
-      return partial.test(arg.getArgNumber()) ? Degree::Linear
-                                              : Degree::Fixed;
+      return partial.test(arg.getArgNumber()) ? Degree::Linear : Degree::Fixed;
     auto it = degree.find(v);
     // Values from above the body are fixed.
     return it == degree.end() ? Degree::Fixed : it->second;
@@ -507,9 +508,8 @@ static void expandOverMesh(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
 /// Einsum rule: all-replicate first, then per axis batch loops, contracting
 /// loops and free loops (in the order of the first input using them),
 /// expanded over the mesh axes (first axis varies slowest).
-void einsumCandidates(const LoopSpace &space,
-                             llvm::ArrayRef<int64_t> mesh,
-                             llvm::SmallVectorImpl<ShardingCandidate> &out) {
+void einsumCandidates(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
+                      llvm::SmallVectorImpl<ShardingCandidate> &out) {
   llvm::SmallVector<int64_t> inputs;
   for (auto [i, m] : llvm::enumerate(space.operands))
     if (m && !space.isInit[i])
@@ -546,10 +546,9 @@ void einsumCandidates(const LoopSpace &space,
   expandOverMesh(space, mesh, options, out);
 }
 
-void loopSpaceCandidates(const LoopSpace &space,
-                                llvm::ArrayRef<int64_t> mesh,
-                                llvm::ArrayRef<Placements> current,
-                                llvm::SmallVectorImpl<ShardingCandidate> &out) {
+void loopSpaceCandidates(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
+                         llvm::ArrayRef<Placements> current,
+                         llvm::SmallVectorImpl<ShardingCandidate> &out) {
   bool hasReduction = llvm::is_contained(space.isReduction, true);
   llvm::SmallVector<int64_t> inputs;
   for (auto [i, m] : llvm::enumerate(space.operands))
@@ -612,8 +611,7 @@ mapPlacements(llvm::ArrayRef<Placement> src,
 
 /// Number of shards applied to dim `d` by axes 0..axis.
 int64_t shardsOnDimUpTo(llvm::ArrayRef<int64_t> mesh,
-                               llvm::ArrayRef<Placement> ps, int64_t d,
-                               int64_t axis) {
+                        llvm::ArrayRef<Placement> ps, int64_t d, int64_t axis) {
   int64_t n = 1;
   for (int64_t a = 0; a <= axis; ++a)
     if (ps[a].isShard(d))
@@ -621,8 +619,8 @@ int64_t shardsOnDimUpTo(llvm::ArrayRef<int64_t> mesh,
   return n;
 }
 
-ShardingCandidate
-unaryCandidate(Operation *op, const std::pair<Placements, Placements> &m) {
+ShardingCandidate unaryCandidate(Operation *op,
+                                 const std::pair<Placements, Placements> &m) {
   ShardingCandidate c;
   for (Value v : op->getOperands()) {
     c.operands.push_back(v == op->getOperand(0) ? m.first : Placements());
@@ -633,8 +631,7 @@ unaryCandidate(Operation *op, const std::pair<Placements, Placements> &m) {
 }
 
 /// True if a slice covers source dim `d` completely.
-bool coversDim(OffsetSizeAndStrideOpInterface op, int64_t d,
-                      int64_t dimSize) {
+bool coversDim(OffsetSizeAndStrideOpInterface op, int64_t d, int64_t dimSize) {
   std::optional<int64_t> off = getConstantIntValue(op.getMixedOffsets()[d]);
   std::optional<int64_t> size = getConstantIntValue(op.getMixedSizes()[d]);
   std::optional<int64_t> stride = getConstantIntValue(op.getMixedStrides()[d]);
@@ -679,9 +676,8 @@ followWithBlockedDims(Operation *op, llvm::ArrayRef<int64_t> mesh,
 /// Every strategy of a loop-space op: per mesh axis, replicate, shard one
 /// loop (a reduction loop gives a partial with the combiner), or pass partial
 /// inputs through a linear payload; expanded over the mesh axes.
-void enumerateLoopSpace(const LoopSpace &space,
-                               llvm::ArrayRef<int64_t> mesh,
-                               llvm::SmallVectorImpl<ShardingCandidate> &out) {
+void enumerateLoopSpace(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
+                        llvm::SmallVectorImpl<ShardingCandidate> &out) {
   llvm::SmallVector<int64_t> inputs;
   for (auto [i, m] : llvm::enumerate(space.operands))
     if (m && !space.isInit[i])
@@ -722,7 +718,6 @@ void enumerateLoopSpace(const LoopSpace &space,
   expandOverMesh(space, mesh, options, out);
 }
 
-
 ShardingCandidate creationCandidate(const LoopSpace &space,
                                     llvm::ArrayRef<int64_t> mesh,
                                     llvm::ArrayRef<Placement> result) {
@@ -736,8 +731,7 @@ ShardingCandidate creationCandidate(const LoopSpace &space,
       choices[axis].reduce = p.getReduceOp();
     }
   }
-  return buildCandidate(space, choices,
-                        [](int64_t, int64_t) { return false; });
+  return buildCandidate(space, choices, [](int64_t, int64_t) { return false; });
 }
 
 /// True if the pointwise rule applies to `op` at all.
@@ -812,9 +806,8 @@ LogicalResult localizeCreation(Operation *op, PartitionContext &ctx) {
     if (local.hasStaticShape()) {
       repl = arith::ConstantOp::create(b, loc, local, dense.resizeSplat(local));
     } else {
-      Value init = tensor::EmptyOp::create(b, loc, local.getShape(),
-                                           local.getElementType(),
-                                           dynamicSizes());
+      Value init = tensor::EmptyOp::create(
+          b, loc, local.getShape(), local.getElementType(), dynamicSizes());
       Value scalar = arith::ConstantOp::create(
           b, loc, local.getElementType(),
           cast<TypedAttr>(dense.getSplatValue<Attribute>()));
@@ -826,12 +819,11 @@ LogicalResult localizeCreation(Operation *op, PartitionContext &ctx) {
     b.setInsertionPointAfter(op);
     SmallVector<OpFoldResult> offsets, strides;
     for (int64_t d = 0; d < global.getRank(); ++d) {
-      offsets.push_back(
-          ctx.getExtent(loc, global.getDimSize(d), ps, d).offset);
+      offsets.push_back(ctx.getExtent(loc, global.getDimSize(d), ps, d).offset);
       strides.push_back(b.getIndexAttr(1));
     }
-    auto slice = tensor::ExtractSliceOp::create(
-        b, loc, local, op->getResult(0), offsets, sizes, strides);
+    auto slice = tensor::ExtractSliceOp::create(b, loc, local, op->getResult(0),
+                                                offsets, sizes, strides);
     ctx.replace(op->getResult(0), slice, /*except=*/slice);
     op->removeAttr(DTensorDialect::kSpecsAttrName);
     return success();

@@ -188,6 +188,10 @@ LogicalResult MeshOp::verify() {
                          << " axis sizes";
   if (getShape().empty())
     return emitOpError() << "must have at least one axis";
+  if (static_cast<int64_t>(getShape().size()) > kMaxMeshAxes)
+    return emitOpError() << "mesh has " << getShape().size()
+                         << " axes but at most " << kMaxMeshAxes
+                         << " are supported";
   llvm::StringSet<> seen;
   for (auto [name, size] : llvm::zip_equal(getAxisNames(), getShape())) {
     StringRef axis = cast<StringAttr>(name).getValue();

@@ -11,8 +11,8 @@
 #include "dtensor/Dialect/DTensor/Transforms/Passes.h"
 
 #include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
-#include "dtensor/Dialect/DTensor/Interfaces/ShardingRuleOpInterface.h"
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
+#include "dtensor/Dialect/DTensor/Interfaces/ShardingRuleOpInterface.h"
 #include "dtensor/Dialect/DTensor/Transforms/MaterializePlan.h"
 #include "dtensor/Support/ShardingMath.h"
 
@@ -72,8 +72,7 @@ public:
   LocalExtent getExtent(Location loc, int64_t n, ArrayRef<Placement> ps,
                         int64_t d) override;
   /// Sizes of the local tensor of `global` under `ps`.
-  SmallVector<OpFoldResult> getLocalSizes(Location loc,
-                                          RankedTensorType global,
+  SmallVector<OpFoldResult> getLocalSizes(Location loc, RankedTensorType global,
                                           ArrayRef<Placement> ps) override;
   /// Replaces `from` (a value of the plan) by `to`, keeping its metadata.
   void replace(Value from, Value to, Operation *except = nullptr) override {
@@ -113,15 +112,20 @@ private:
   /// Emits one step of a redistribution of a tensor of type `global`.
   Value lowerStep(Location loc, Value cur, const RedistributeStep &step,
                   RankedTensorType global);
-  Value lowerAllGather(Location loc, Value cur, const RedistributeStep &step,
-                       RankedTensorType global);
-  Value lowerReduceScatter(Location loc, Value cur,
-                           const RedistributeStep &step,
-                           RankedTensorType global);
-  Value lowerAllToAll(Location loc, Value cur, const RedistributeStep &step,
-                      RankedTensorType global);
-  Value lowerLocalDivide(Location loc, Value cur,
-                         const RedistributeStep &step);
+  /// What the collective steps share: the step, the global type, the
+  /// placements after the step, the axis size and the mesh axis operands.
+  struct StepContext {
+    const RedistributeStep &step;
+    RankedTensorType global;
+    Placements after;
+    int64_t k;
+    FlatSymbolRefAttr meshRef;
+    DenseI64ArrayAttr axes;
+  };
+  Value lowerAllGather(Location loc, Value cur, const StepContext &s);
+  Value lowerReduceScatter(Location loc, Value cur, const StepContext &s);
+  Value lowerAllToAll(Location loc, Value cur, const StepContext &s);
+  Value lowerLocalDivide(Location loc, Value cur, const RedistributeStep &step);
   LogicalResult localizeOp(Operation *op);
 
   FunctionOpInterface func;
@@ -152,7 +156,8 @@ Value Localizer::coord(int64_t axis) {
   return c;
 }
 
-LocalExtent Localizer::chunk(Location loc, OpFoldResult size, int64_t k, Value c) {
+LocalExtent Localizer::chunk(Location loc, OpFoldResult size, int64_t k,
+                             Value c) {
   std::optional<int64_t> n = getConstantIntValue(size);
   if (k == 1)
     return {size, b.getIndexAttr(0)};
@@ -172,8 +177,8 @@ LocalExtent Localizer::chunk(Location loc, OpFoldResult size, int64_t k, Value c
   return {len, offset};
 }
 
-LocalExtent Localizer::getExtent(Location loc, int64_t n, ArrayRef<Placement> ps,
-                         int64_t d) {
+LocalExtent Localizer::getExtent(Location loc, int64_t n,
+                                 ArrayRef<Placement> ps, int64_t d) {
   OpFoldResult size = b.getIndexAttr(n);
   OpFoldResult offset = b.getIndexAttr(0);
   for (auto [axis, p] : llvm::enumerate(ps)) {
@@ -188,9 +193,9 @@ LocalExtent Localizer::getExtent(Location loc, int64_t n, ArrayRef<Placement> ps
   return {size, offset};
 }
 
-SmallVector<OpFoldResult>
-Localizer::getLocalSizes(Location loc, RankedTensorType global,
-                         ArrayRef<Placement> ps) {
+SmallVector<OpFoldResult> Localizer::getLocalSizes(Location loc,
+                                                   RankedTensorType global,
+                                                   ArrayRef<Placement> ps) {
   RankedTensorType local = getLocalType(global, ps);
   SmallVector<OpFoldResult> sizes;
   for (int64_t d = 0; d < global.getRank(); ++d) {
@@ -298,10 +303,13 @@ Value Localizer::lowerStep(Location loc, Value cur,
                            RankedTensorType global) {
   FlatSymbolRefAttr meshRef = FlatSymbolRefAttr::get(mesh.getSymNameAttr());
   DenseI64ArrayAttr axes = b.getDenseI64ArrayAttr({step.axis});
+  Placements after = step.before;
+  after[step.axis] = step.to;
+  StepContext s{step, global, after, meshShape[step.axis], meshRef, axes};
   switch (step.kind) {
   case StepKind::AllGather:
     ++numCollectives;
-    return lowerAllGather(loc, cur, step, global);
+    return lowerAllGather(loc, cur, s);
   case StepKind::AllReduce:
     ++numCollectives;
     return AllReduceOp::create(
@@ -309,10 +317,10 @@ Value Localizer::lowerStep(Location loc, Value cur,
         ReduceOpAttr::get(b.getContext(), step.from.getReduceOp()));
   case StepKind::ReduceScatter:
     ++numCollectives;
-    return lowerReduceScatter(loc, cur, step, global);
+    return lowerReduceScatter(loc, cur, s);
   case StepKind::AllToAll:
     ++numCollectives;
-    return lowerAllToAll(loc, cur, step, global);
+    return lowerAllToAll(loc, cur, s);
   case StepKind::LocalChunk: {
     int64_t d = step.to.getDim();
     LocalExtent e = chunk(loc, getDimSize(loc, cur, d), meshShape[step.axis],
@@ -327,82 +335,64 @@ Value Localizer::lowerStep(Location loc, Value cur,
   llvm_unreachable("unknown step kind");
 }
 
-Value Localizer::lowerAllGather(Location loc, Value cur,
-                                const RedistributeStep &step,
-                                RankedTensorType global) {
-  Placements after = step.before;
-  after[step.axis] = step.to;
-  int64_t k = meshShape[step.axis];
-  FlatSymbolRefAttr meshRef = FlatSymbolRefAttr::get(mesh.getSymNameAttr());
-  DenseI64ArrayAttr axes = b.getDenseI64ArrayAttr({step.axis});
+Value Localizer::lowerAllGather(Location loc, Value cur, const StepContext &s) {
   auto curType = cast<RankedTensorType>(cur.getType());
-  int64_t d = step.from.getDim();
-  OpFoldResult n = getExtent(loc, global.getDimSize(d), after, d).size;
+  int64_t d = s.step.from.getDim();
+  OpFoldResult n = getExtent(loc, s.global.getDimSize(d), s.after, d).size;
   std::optional<int64_t> ns = getConstantIntValue(n);
-  if (ns && !curType.isDynamicDim(d) && curType.getDimSize(d) * k == *ns)
-    return AllGatherOp::create(b, loc, getLocalType(global, after), cur,
-                               meshRef, axes, b.getI64IntegerAttr(d));
-  return gatherPadded(loc, cur, d, n, k, meshRef, axes);
+  if (ns && !curType.isDynamicDim(d) && curType.getDimSize(d) * s.k == *ns)
+    return AllGatherOp::create(b, loc, getLocalType(s.global, s.after), cur,
+                               s.meshRef, s.axes, b.getI64IntegerAttr(d));
+  return gatherPadded(loc, cur, d, n, s.k, s.meshRef, s.axes);
 }
 
 Value Localizer::lowerReduceScatter(Location loc, Value cur,
-                                    const RedistributeStep &step,
-                                    RankedTensorType global) {
-  Placements after = step.before;
-  after[step.axis] = step.to;
-  int64_t k = meshShape[step.axis];
-  FlatSymbolRefAttr meshRef = FlatSymbolRefAttr::get(mesh.getSymNameAttr());
-  DenseI64ArrayAttr axes = b.getDenseI64ArrayAttr({step.axis});
-  int64_t d = step.to.getDim();
+                                    const StepContext &s) {
+  int64_t d = s.step.to.getDim();
   OpFoldResult n = getDimSize(loc, cur, d);
   std::optional<int64_t> ns = getConstantIntValue(n);
-  auto kind = ReduceOpAttr::get(b.getContext(), step.from.getReduceOp());
-  if (ns && *ns % k == 0)
-    return ReduceScatterOp::create(b, loc, getLocalType(global, after), cur,
-                                   meshRef, axes, kind, b.getI64IntegerAttr(d));
-  // Uneven: pad to k equal blocks; block c starts where torch.chunk's chunk
+  auto kind = ReduceOpAttr::get(b.getContext(), s.step.from.getReduceOp());
+  if (ns && *ns % s.k == 0)
+    return ReduceScatterOp::create(b, loc, getLocalType(s.global, s.after), cur,
+                                   s.meshRef, s.axes, kind,
+                                   b.getI64IntegerAttr(d));
+  // Uneven: pad to s.k equal blocks; block c starts where torch.chunk's chunk
   // c starts, so slicing its head gives the chunk.
   Value nv = getValueOrCreateConstantIndexOp(b, loc, n);
-  Value full = arith::CeilDivUIOp::create(b, loc, nv, index(loc, k));
-  Value total = arith::MulIOp::create(b, loc, full, index(loc, k));
+  Value full = arith::CeilDivUIOp::create(b, loc, nv, index(loc, s.k));
+  Value total = arith::MulIOp::create(b, loc, full, index(loc, s.k));
   OpFoldResult totalOfr = total;
   if (ns)
-    totalOfr = b.getIndexAttr(((*ns + k - 1) / k) * k);
+    totalOfr = b.getIndexAttr(((*ns + s.k - 1) / s.k) * s.k);
   Value padded = padDim(loc, cur, d, totalOfr);
   auto pt = cast<RankedTensorType>(padded.getType());
   SmallVector<int64_t> shape(pt.getShape());
   shape[d] =
-      ShapedType::isDynamic(shape[d]) ? ShapedType::kDynamic : shape[d] / k;
+      ShapedType::isDynamic(shape[d]) ? ShapedType::kDynamic : shape[d] / s.k;
   Value scattered = ReduceScatterOp::create(
-      b, loc, RankedTensorType::get(shape, global.getElementType()), padded,
-      meshRef, axes, kind, b.getI64IntegerAttr(d));
-  LocalExtent e = chunk(loc, n, k, coord(step.axis));
+      b, loc, RankedTensorType::get(shape, s.global.getElementType()), padded,
+      s.meshRef, s.axes, kind, b.getI64IntegerAttr(d));
+  LocalExtent e = chunk(loc, n, s.k, coord(s.step.axis));
   return sliceDim(loc, scattered, d, b.getIndexAttr(0), e.size);
 }
 
-Value Localizer::lowerAllToAll(Location loc, Value cur,
-                               const RedistributeStep &step,
-                               RankedTensorType global) {
-  Placements after = step.before;
-  after[step.axis] = step.to;
-  int64_t k = meshShape[step.axis];
-  FlatSymbolRefAttr meshRef = FlatSymbolRefAttr::get(mesh.getSymNameAttr());
-  DenseI64ArrayAttr axes = b.getDenseI64ArrayAttr({step.axis});
+Value Localizer::lowerAllToAll(Location loc, Value cur, const StepContext &s) {
   auto curType = cast<RankedTensorType>(cur.getType());
-  int64_t i = step.from.getDim(), j = step.to.getDim();
+  int64_t i = s.step.from.getDim(), j = s.step.to.getDim();
   OpFoldResult nj = getDimSize(loc, cur, j);
   std::optional<int64_t> njs = getConstantIntValue(nj);
-  OpFoldResult ni = getExtent(loc, global.getDimSize(i), after, i).size;
+  OpFoldResult ni = getExtent(loc, s.global.getDimSize(i), s.after, i).size;
   std::optional<int64_t> nis = getConstantIntValue(ni);
-  bool even = njs && *njs % k == 0 && nis && !curType.isDynamicDim(i) &&
-              curType.getDimSize(i) * k == *nis;
+  bool even = njs && *njs % s.k == 0 && nis && !curType.isDynamicDim(i) &&
+              curType.getDimSize(i) * s.k == *nis;
   if (even)
-    return AllToAllOp::create(b, loc, getLocalType(global, after), cur,
-                              meshRef, axes, b.getI64IntegerAttr(j),
+    return AllToAllOp::create(b, loc, getLocalType(s.global, s.after), cur,
+                              s.meshRef, s.axes, b.getI64IntegerAttr(j),
                               b.getI64IntegerAttr(i));
   // Uneven shards: gather dim i, then keep this rank's chunk of dim j.
-  Value whole = gatherPadded(loc, cur, i, ni, k, meshRef, axes);
-  LocalExtent e = chunk(loc, getDimSize(loc, whole, j), k, coord(step.axis));
+  Value whole = gatherPadded(loc, cur, i, ni, s.k, s.meshRef, s.axes);
+  LocalExtent e =
+      chunk(loc, getDimSize(loc, whole, j), s.k, coord(s.step.axis));
   return sliceDim(loc, whole, j, e.offset, e.size);
 }
 

@@ -12,12 +12,15 @@
 
 #define GET_OP_CLASSES
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.h.inc"
+#include "dtrt/dtrt.h"
 
 namespace mlir {
 namespace dtensor {
 
-/// Largest number of devices a mesh may have.
-constexpr int64_t kMaxMeshDevices = int64_t(1) << 16;
+/// Largest number of devices and of axes a mesh may have: the runtime's
+/// limits (runtime/include/dtrt/dtrt.h), stated there once.
+constexpr int64_t kMaxMeshDevices = DTRT_MAX_MESH_DEVICES;
+constexpr int64_t kMaxMeshAxes = DTRT_MAX_MESH_AXES;
 
 /// Resolves the mesh named by `spec` from `from`, using `symbolTable` as a
 /// cache. Returns null if there is no such mesh.
