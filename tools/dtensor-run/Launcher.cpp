@@ -8,6 +8,9 @@
 
 #include "dtensor/Support/ShardingMath.h"
 
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -55,6 +58,20 @@ void validateOptions(const Options &options) {
     fail("--atol must be non-negative, got " + number(options.atol));
   if (options.iters <= 0)
     fail("--iters must be positive, got " + llvm::Twine(options.iters));
+}
+
+/// Partitions a copy of the program and checks that the CPU pipeline can
+/// lower every op, so that an op it cannot lower is named once, here,
+/// before any rank starts (the ranks would each stop on it).
+void checkLowerable(ModuleOp module, const Options &options) {
+  OwningOpRef<ModuleOp> copy = module.clone();
+  PassManager pm(module.getContext());
+  std::string p = "dtensor-partition{strategy=" + options.strategy +
+                  "},dtensor-check-cpu-lowering";
+  if (failed(parsePassPipeline(p, pm)))
+    fail("cannot build the partition pipeline");
+  if (failed(pm.run(*copy)))
+    fail("the program cannot be compiled for the CPU (see the errors above)");
 }
 
 void validateProgram(ModuleOp module, const Options &options,
@@ -404,6 +421,7 @@ int dtensor_run::runLauncher(MLIRContext &ctx, const Options &options, int argc,
   OwningOpRef<ModuleOp> module = parseProgram(ctx, options);
   ProgramInfo info = analyzeProgram(*module, options);
   validateProgram(*module, options, info);
+  checkLowerable(*module, options);
   validateInputs(options, info);
   checkMemory(options, info);
   checkOutputs(options);
