@@ -12,12 +12,22 @@ For every seed in a range, generate a random program (gen_random.py) and
 3. propagate the propagated program again and require textually identical
    output (propagation is a fixed point).
 
+4. with --partition, partition it (`--dtensor-partition`) and require exit 0.
+
+The programs come from gen_random.py with its new bodies (repeated
+operands, nonlinear ops on partials, integers, NaN/Inf data, uneven
+expands); --exclude-known-open passes the generator's flag of that name
+(avoid the classes of issue 9 that are open), --classic generates the
+programs of the generator's first version.
+
 By default one dtensor-opt run does the report of the program and its
 propagation (report pass first: it only reads the IR), and a second run does
 the same on the propagated program, so each seed costs two runs; --separate
 runs each of the four steps on its own.
 
-Any dtensor-opt exit status other than 0 is a failure.  Each failing
+Any dtensor-opt exit status other than 0 is a failure.  Every failure line
+ends with the program's `// features:` line (gen_random.py), for sorting
+failures into classes.  Each failing
 program is written to OUT_DIR/seed_<n>.mlir with a .log next to it that holds
 the failing command and its message.
 
@@ -83,14 +93,21 @@ def opt_run(opt, src, json_path, out_path, timeout):
         return None, "bad report %s: %r (%s)" % (json_path, ex, shlex.join(cmd))
 
 
-def check_seed(opt, seed, work, timeout, separate):
+def features_of(prog):
+    for line in prog.splitlines():
+        if line.startswith("// features:"):
+            return line[len("// features:"):].strip()
+    return ""
+
+
+def check_seed(opt, seed, work, timeout, separate, gen_opts, partition):
     """Returns (seed, [per-function (global, pytorch)], failure message or None, program).
 
     By default two dtensor-opt runs do the work: `report + propagate` on the
     program, then `report + propagate` on the propagated program (the report
     pass only reads the IR, so each propagate sees the parsed input as is).
     With `separate`, each report and each propagation is its own run."""
-    prog = gen_random.generate(seed)
+    prog = gen_random.generate(seed, **gen_opts)
     base = os.path.join(work, f"seed_{seed}")
     src, prop, prop2 = base + ".mlir", base + ".prop.mlir", base + ".prop2.mlir"
     j1, j2 = base + ".json", base + ".prop.json"
@@ -140,6 +157,14 @@ def check_seed(opt, seed, work, timeout, separate):
             return seed, costs, ("propagation is not a fixed point: "
                                  f"diff {prop} {prop2}"), prog
 
+    # 4. partition the program.
+    if partition:
+        cmd = [opt, src, "--dtensor-partition", "-o", os.devnull]
+        rc, _, err = run(cmd, timeout)
+        if rc != 0:
+            return seed, costs, "partition: exit %d: %s\n%s" % (
+                rc, shlex.join(cmd), err.decode(errors="replace")), prog
+
     for path in (src, j1, prop, j2, prop2):
         try:
             os.remove(path)
@@ -166,6 +191,12 @@ def main(argv=None):
     ap.add_argument("--separate", action="store_true",
                     help="one dtensor-opt run per report and per propagation (4 per seed, not 2)")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every failure in full")
+    ap.add_argument("--partition", action="store_true",
+                    help="also partition every program (--dtensor-partition exits 0)")
+    ap.add_argument("--exclude-known-open", action="store_true",
+                    help="generate programs that avoid the known-open classes of issue 9")
+    ap.add_argument("--classic", action="store_true",
+                    help="the first generator's programs (f32, S/R, no new bodies)")
     a = ap.parse_args(argv)
 
     out_dir = a.out_dir or tempfile.mkdtemp(prefix="check_global.")
@@ -175,7 +206,9 @@ def main(argv=None):
     seeds = list(parse_range(a.seeds))
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
-        futs = [ex.submit(check_seed, a.opt, s, work, a.timeout, a.separate) for s in seeds]
+        gen_opts = {"exclude_known_open": a.exclude_known_open, "classic": a.classic}
+        futs = [ex.submit(check_seed, a.opt, s, work, a.timeout, a.separate, gen_opts,
+                          a.partition) for s in seeds]
         for f in futs:
             results.append(f.result())
 
@@ -191,7 +224,10 @@ def main(argv=None):
             with open(os.path.join(out_dir, f"seed_{seed}.log"), "w") as fh:
                 fh.write(err + "\n")
             first = err if a.verbose else err.splitlines()[0]
-            print(f"FAIL seed {seed}: {first}  (program: {path})")
+            diag = [l for l in err.splitlines() if "error:" in l][:1]
+            print(f"FAIL seed {seed}: {first}  (program: {path})"
+                  + (f"\n  {diag[0].strip()[:300]}" if diag and not a.verbose else "")
+                  + f"\n  features: {features_of(prog)}")
             continue
         for g, pt in costs:
             if g < pt - ABS_TOL:

@@ -2,27 +2,53 @@
 """Random global-view DTensor programs (MLIR text) for property tests.
 
 Usage:
-  gen_random.py SEED [-o FILE]
+  gen_random.py SEED [-o FILE] [--run-meshes] [--exclude-known-open] [--classic]
 
-Deterministic per SEED (Python's `random.Random(SEED)`; no other source of
-randomness).  Each program has
+Deterministic per SEED and options (Python's `random.Random(SEED)`; no other
+source of randomness).  Each program has
 
-* a `dtensor.mesh @mesh`: 1-D of 2, 3, 4 or 8 ranks, or 2-D 2x2, 2x4, 4x2;
+* a `dtensor.mesh @mesh`: 1-D of 2, 3, 4 or 8 ranks, or 2-D 2x2, 2x4, 4x2
+  (--run-meshes: only 2, 4 and 2x2, which `dtensor-run --np 2|4` runs);
+* one element type for the whole program: f32 (most), i32 or i64;
 * one `func.func @prog` with 2-4 tensor arguments of random static shapes
   (dims from {1,2,3,4,5,6,8,10,12,16,32,64}), each with a random
-  `dtensor.spec` (S(d) or R per mesh axis, several axes may shard the same
-  dim) or no spec; weight arguments are added when a contraction needs an
-  operand of a shape nothing provides;
+  `dtensor.spec` (S(d), R or, on some axes, P(sum)/P(avg)/P(max)/P(min) per
+  mesh axis; several axes may shard the same dim) or no spec; weight
+  arguments are added when a contraction needs an operand of a shape
+  nothing provides;
 * a random DAG of 5-25 ops from: linalg.matmul, linalg.batch_matmul,
-  elementwise arith.addf/mulf/subf/maximumf on tensors, a relu written as a
-  linalg.generic with arith.maximumf against a scalar 0, a sum
-  linalg.reduce, linalg.transpose, tensor.collapse_shape,
-  tensor.expand_shape and linalg.softmax.  Operands are drawn from every
-  earlier value of a fitting shape (biased to recent ones), so values fan
-  out.  Contraction and reduction inits are linalg.fill of 0.0 on a
-  tensor.empty;
+  elementwise arith ops on tensors (add/mul/sub/max), a relu, a sum
+  linalg.reduce, a max linalg.reduce ("max under sum"), linalg.transpose,
+  tensor.collapse_shape, tensor.expand_shape (also of dims that the mesh
+  does not divide: uneven expands), linalg.softmax (floats), and
+  linalg.generic elementwise bodies on one or two inputs: repeated operands
+  (`mulf %in, %in`, `addf %in, %in`, x^3), products of two inputs, exp,
+  division by (1 + |x|), max of two inputs, and for integers products with
+  and additions of overflow-prone constants (wrapping i32/i64, i64 values
+  above 2^53).  NaN/Inf data comes from bodies that divide by zero on some
+  elements (`x / max(x, 0)`: 0/0 and x/0) or take the log of negatives;
+  they are applied only to values computed exactly (from non-partial
+  arguments through elementwise and shape ops), so that every rank and the
+  one-rank reference produce the same non-finite elements.  Operands are
+  drawn from every earlier value of a fitting shape (biased to recent
+  ones), so values fan out.  Contraction and reduction inits are linalg.fill
+  of 0 (-inf / INT_MIN for max) on a tensor.empty;
 * 1-2 of the last values returned, each optionally with a random result
-  `dtensor.spec` request.
+  `dtensor.spec` request (S/R).
+
+A comment line `// features: ...` lists what the program contains
+(nonlinear-on-partial, pmax-arg, uneven-expand, naninf, int-overflow, ...),
+for classifying failures.
+
+--exclude-known-open avoids the classes of issue 9 that are open: a
+nonlinear body (or a max reduction) never gets an operand that may be
+partial (one is first `dtensor.redistribute`d to S/R), arguments are only
+P(sum) among partials, max-reduction results are redistributed to S/R
+before use, and expand_shape only splits dims whose outer factor the whole
+mesh divides.  Drop the flag once those fixes land.
+
+--classic generates the programs of the first version of this generator
+(f32, S/R specs, no generic bodies other than relu, no NaN/Inf).
 """
 
 import argparse
@@ -31,14 +57,21 @@ import sys
 
 DIMS = [1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 32, 64]
 MESHES = [[2], [3], [4], [8], [2, 2], [2, 4], [4, 2]]
+RUN_MESHES = [[2], [4], [2, 2]]
 AXIS_NAMES = {1: ["x"], 2: ["dp", "tp"]}
 MAX_RANK = 4
 
+F32_MIN = "0xFF800000"  # -inf
+INT_MIN = {"i32": "-2147483648", "i64": "-9223372036854775808"}
+# Overflow-prone constants: products wrap; i64 sums pass 2^53.
+BIG_MUL = {"i32": "1000003", "i64": "3037000499"}
+BIG_ADD = {"i32": "2147483000", "i64": "9007199254740993"}
 
-def ttype(shape):
+
+def ttype(shape, elt="f32"):
     if not shape:
-        return "tensor<f32>"
-    return "tensor<" + "x".join(str(s) for s in shape) + "xf32>"
+        return f"tensor<{elt}>"
+    return "tensor<" + "x".join(str(s) for s in shape) + f"x{elt}>"
 
 
 def ident_map(rank):
@@ -46,26 +79,104 @@ def ident_map(rank):
     return f"affine_map<({ds}) -> ({ds})>"
 
 
+def _prod(xs):
+    p = 1
+    for x in xs:
+        p *= x
+    return p
+
+
+# Elementwise linalg.generic bodies. Each: (name, number of inputs, dtype
+# class ("f" or "i"), lines with %in / %in2 / %out, result name, linear in
+# every input under P(sum), produces NaN/Inf, tags).
+BODIES = [
+    ("square", 1, "f", ["%b1 = arith.mulf %in, %in : {e}"], "%b1", False, False,
+     {"repeated-operand"}),
+    ("double", 1, "f", ["%b1 = arith.addf %in, %in : {e}"], "%b1", True, False,
+     {"repeated-operand"}),
+    ("cube", 1, "f", ["%b1 = arith.mulf %in, %in : {e}", "%b2 = arith.mulf %b1, %in : {e}"],
+     "%b2", False, False, {"repeated-operand"}),
+    ("scale", 1, "f", ["%b1 = arith.mulf %in, %chalf : {e}"], "%b1", True, False, set()),
+    ("neg", 1, "f", ["%b1 = arith.negf %in : {e}"], "%b1", True, False, set()),
+    ("exp", 1, "f", ["%b1 = math.exp %in : {e}"], "%b1", False, False, set()),
+    ("recip-safe", 1, "f", ["%b1 = math.absf %in : {e}", "%b2 = arith.addf %b1, %c1 : {e}",
+                            "%b3 = arith.divf %c1, %b2 : {e}"], "%b3", False, False, set()),
+    ("div-relu", 1, "f", ["%b1 = arith.maximumf %in, %c0 : {e}",
+                          "%b2 = arith.divf %in, %b1 : {e}"], "%b2", False, True, {"naninf"}),
+    ("log", 1, "f", ["%b1 = math.log %in : {e}"], "%b1", False, True, {"naninf"}),
+    ("mul2", 2, "f", ["%b1 = arith.mulf %in, %in2 : {e}"], "%b1", False, False, set()),
+    ("div-by-partial", 2, "f", ["%b1 = math.absf %in2 : {e}", "%b2 = arith.addf %b1, %c1 : {e}",
+                                "%b3 = arith.divf %in, %b2 : {e}"], "%b3", False, False, set()),
+    ("max2", 2, "f", ["%b1 = arith.maximumf %in, %in2 : {e}"], "%b1", False, False, set()),
+    ("sq-plus", 2, "f", ["%b1 = arith.mulf %in, %in : {e}", "%b2 = arith.addf %b1, %in2 : {e}"],
+     "%b2", False, False, {"repeated-operand"}),
+    ("add2", 2, "f", ["%b1 = arith.addf %in, %in2 : {e}"], "%b1", True, False, set()),
+    # Integers.
+    ("square", 1, "i", ["%b1 = arith.muli %in, %in : {e}"], "%b1", False, False,
+     {"repeated-operand", "int-overflow"}),
+    ("double", 1, "i", ["%b1 = arith.addi %in, %in : {e}"], "%b1", True, False,
+     {"repeated-operand"}),
+    ("cube", 1, "i", ["%b1 = arith.muli %in, %in : {e}", "%b2 = arith.muli %b1, %in : {e}"],
+     "%b2", False, False, {"repeated-operand", "int-overflow"}),
+    ("mul-big", 1, "i", ["%b1 = arith.muli %in, %cbigmul : {e}"], "%b1", True, False,
+     {"int-overflow"}),
+    ("add-big", 1, "i", ["%b1 = arith.addi %in, %cbigadd : {e}"], "%b1", False, False,
+     {"int-overflow"}),
+    ("neg", 1, "i", ["%b1 = arith.subi %c0, %in : {e}"], "%b1", True, False, set()),
+    ("relu", 1, "i", ["%b1 = arith.maxsi %in, %c0 : {e}"], "%b1", False, False, set()),
+    ("mul2", 2, "i", ["%b1 = arith.muli %in, %in2 : {e}"], "%b1", False, False, {"int-overflow"}),
+    ("sq-plus", 2, "i", ["%b1 = arith.muli %in, %in : {e}", "%b2 = arith.addi %b1, %in2 : {e}"],
+     "%b2", False, False, {"repeated-operand"}),
+    ("max2", 2, "i", ["%b1 = arith.maxsi %in, %in2 : {e}"], "%b1", False, False, set()),
+    ("add2", 2, "i", ["%b1 = arith.addi %in, %in2 : {e}"], "%b1", True, False, set()),
+]
+
+
 class Gen:
-    def __init__(self, seed):
+    def __init__(self, seed, exclude_known_open=False, run_meshes=False, classic=False):
         self.rng = random.Random(seed)
         self.seed = seed
-        self.mesh = self.rng.choice(MESHES)
+        self.exclude = exclude_known_open
+        self.classic = classic
+        self.mesh = self.rng.choice(RUN_MESHES if run_meshes else MESHES)
+        if classic:
+            self.elt = "f32"
+        else:
+            self.elt = self.rng.choices(["f32", "i32", "i64"], weights=[6, 2, 2])[0]
+        self.is_int = self.elt != "f32"
         self.args = []    # (name, shape, spec text or None)
         self.values = []  # (name, shape) in definition order (args first)
+        self.partial = {}  # name -> may be partial (a P placement may reach it)
+        self.exact = {}    # name -> computed exactly (no partial, no sum)
+        self.tags = set()
         self.body = []
         self.n = 0
+
+    @property
+    def devices(self):
+        return _prod(self.mesh)
+
+    def t(self, shape):
+        return ttype(shape, self.elt)
 
     # -- helpers ------------------------------------------------------------
     def fresh(self, prefix="v"):
         self.n += 1
         return f"%{prefix}{self.n}"
 
-    def rand_spec(self, rank):
-        """Random placements (S(d)/R per mesh axis) for a tensor of `rank`."""
+    def rand_spec(self, rank, partial_ok=False):
+        """Random placements per mesh axis for a tensor of `rank`: S(d)/R, and
+        with `partial_ok` sometimes a partial."""
         ps = []
         for _ in self.mesh:
-            if rank > 0 and self.rng.random() < 0.6:
+            if partial_ok and not self.classic and self.rng.random() < 0.15:
+                if self.exclude:
+                    ps.append("P(sum)")
+                elif self.is_int:
+                    ps.append(self.rng.choice(["P(sum)", "P(sum)", "P(max)", "P(min)"]))
+                else:
+                    ps.append(self.rng.choice(["P(sum)", "P(sum)", "P(avg)", "P(max)", "P(min)"]))
+            elif rank > 0 and self.rng.random() < 0.6:
                 ps.append(f"S({self.rng.randrange(rank)})")
             else:
                 ps.append("R")
@@ -76,9 +187,16 @@ class Gen:
 
     def add_arg(self, shape, spec_prob=0.75):
         name = f"%a{len(self.args)}"
-        spec = self.rand_spec(len(shape)) if self.rng.random() < spec_prob else None
+        spec = (self.rand_spec(len(shape), partial_ok=True)
+                if self.rng.random() < spec_prob else None)
         self.args.append((name, list(shape), spec))
         self.values.append((name, list(shape)))
+        is_p = bool(spec) and "P(" in spec
+        for kind in ("sum", "avg", "max", "min"):
+            if spec and f"P({kind})" in spec:
+                self.tags.add(f"p{kind}-arg")
+        self.partial[name] = is_p
+        self.exact[name] = not is_p
         return name
 
     def pick(self, pred=lambda s: True):
@@ -90,25 +208,27 @@ class Gen:
         weights = [(i + 1) ** 2 for i in range(len(cands))]
         return self.rng.choices(cands, weights=weights)[0]
 
-    def define(self, shape):
+    def define(self, shape, partial=False, exact=False):
         name = self.fresh()
         self.values.append((name, list(shape)))
+        self.partial[name] = partial
+        self.exact[name] = exact
         return name
 
     def w(self, line):
         self.body.append("  " + line)
 
-    def zero_init(self, shape):
+    def zero_init(self, shape, init="%c0"):
         e = self.fresh("e")
         z = self.fresh("z")
-        t = ttype(shape)
+        t = self.t(shape)
         self.w(f"{e} = tensor.empty() : {t}")
-        self.w(f"{z} = linalg.fill ins(%c0 : f32) outs({e} : {t}) -> {t}")
+        self.w(f"{z} = linalg.fill ins({init} : {self.elt}) outs({e} : {t}) -> {t}")
         return z
 
     def empty(self, shape):
         e = self.fresh("e")
-        self.w(f"{e} = tensor.empty() : {ttype(shape)}")
+        self.w(f"{e} = tensor.empty() : {self.t(shape)}")
         return e
 
     def operand_like(self, shape, p_reuse=0.6):
@@ -119,6 +239,24 @@ class Gen:
         if v is None:
             return self.add_arg(shape), list(shape)
         return v
+
+    def not_partial(self, v):
+        """With --exclude-known-open, a value that may be partial is first
+        redistributed to S/R placements (nonlinear uses of partials are a
+        known-open class)."""
+        name, shape = v
+        if not self.partial.get(name):
+            return v
+        if not self.exclude:
+            self.tags.add("nonlinear-on-partial")
+            return v
+        r = self.fresh("r")
+        self.values.append((r, list(shape)))
+        self.partial[r] = False
+        self.exact[r] = False
+        self.w(f"{r} = dtensor.redistribute {name} to {self.rand_spec(len(shape))} : "
+               f"{self.t(shape)}")
+        return (r, list(shape))
 
     # -- ops ----------------------------------------------------------------
     def op_matmul(self):
@@ -135,9 +273,9 @@ class Gen:
         n = rhs[1][1]
         out = [m, n]
         z = self.zero_init(out)
-        r = self.define(out)
-        self.w(f"{r} = linalg.matmul ins({lhs[0]}, {rhs[0]} : {ttype(lhs[1])}, {ttype(rhs[1])}) "
-               f"outs({z} : {ttype(out)}) -> {ttype(out)}")
+        r = self.define(out, partial=True)
+        self.w(f"{r} = linalg.matmul ins({lhs[0]}, {rhs[0]} : {self.t(lhs[1])}, {self.t(rhs[1])}) "
+               f"outs({z} : {self.t(out)}) -> {self.t(out)}")
         return True
 
     def op_batch_matmul(self):
@@ -154,9 +292,9 @@ class Gen:
         n = rhs[1][2]
         out = [b, m, n]
         z = self.zero_init(out)
-        r = self.define(out)
-        self.w(f"{r} = linalg.batch_matmul ins({lhs[0]}, {rhs[0]} : {ttype(lhs[1])}, {ttype(rhs[1])}) "
-               f"outs({z} : {ttype(out)}) -> {ttype(out)}")
+        r = self.define(out, partial=True)
+        self.w(f"{r} = linalg.batch_matmul ins({lhs[0]}, {rhs[0]} : {self.t(lhs[1])}, "
+               f"{self.t(rhs[1])}) outs({z} : {self.t(out)}) -> {self.t(out)}")
         return True
 
     def op_elementwise(self):
@@ -166,9 +304,13 @@ class Gen:
         b = self.operand_like(a[1])
         if self.rng.random() < 0.5:
             a, b = b, a
-        op = self.rng.choice(["addf", "mulf", "subf", "maximumf"])
-        r = self.define(a[1])
-        self.w(f"{r} = arith.{op} {a[0]}, {b[0]} : {ttype(a[1])}")
+        if self.is_int:
+            op = self.rng.choice(["addi", "muli", "subi", "maxsi"])
+        else:
+            op = self.rng.choice(["addf", "mulf", "subf", "maximumf"])
+        part = self.partial[a[0]] or self.partial[b[0]]
+        r = self.define(a[1], partial=part, exact=self.exact[a[0]] and self.exact[b[0]])
+        self.w(f"{r} = arith.{op} {a[0]}, {b[0]} : {self.t(a[1])}")
         return True
 
     def op_relu(self):
@@ -176,33 +318,58 @@ class Gen:
         if a is None:
             return False
         rank = len(a[1])
-        t = ttype(a[1])
+        t = self.t(a[1])
         e = self.empty(a[1])
-        r = self.define(a[1])
+        r = self.define(a[1], partial=self.partial[a[0]], exact=self.exact[a[0]])
         its = ", ".join(['"parallel"'] * rank)
         m = ident_map(rank)
+        mx = "arith.maxsi" if self.is_int else "arith.maximumf"
         self.w(f"{r} = linalg.generic {{indexing_maps = [{m}, {m}], iterator_types = [{its}]}} "
                f"ins({a[0]} : {t}) outs({e} : {t}) {{")
-        self.w("^bb0(%in: f32, %out: f32):")
-        self.w("  %m = arith.maximumf %in, %c0 : f32")
-        self.w("  linalg.yield %m : f32")
+        self.w(f"^bb0(%in: {self.elt}, %out: {self.elt}):")
+        self.w(f"  %m = {mx} %in, %c0 : {self.elt}")
+        self.w(f"  linalg.yield %m : {self.elt}")
         self.w(f"}} -> {t}")
         return True
 
-    def op_reduce(self):
+    def op_reduce(self, kind="sum"):
         a = self.pick(lambda s: len(s) >= 2)
         if a is None:
             return False
+        if kind == "max":
+            a = self.not_partial(a)
         d = self.rng.randrange(len(a[1]))
         out = a[1][:d] + a[1][d + 1:]
-        z = self.zero_init(out)
-        r = self.define(out)
-        self.w(f"{r} = linalg.reduce ins({a[0]} : {ttype(a[1])}) outs({z} : {ttype(out)}) dimensions = [{d}]")
-        self.w("  (%in: f32, %acc: f32) {")
-        self.w("    %s = arith.addf %in, %acc : f32")
-        self.w("    linalg.yield %s : f32")
+        if kind == "max":
+            init = "%cmin"
+            op = "arith.maxsi" if self.is_int else "arith.maximumf"
+        else:
+            init = "%c0"
+            op = "arith.addi" if self.is_int else "arith.addf"
+        z = self.zero_init(out, init)
+        r = self.define(out, partial=True)
+        self.w(f"{r} = linalg.reduce ins({a[0]} : {self.t(a[1])}) outs({z} : {self.t(out)}) "
+               f"dimensions = [{d}]")
+        self.w(f"  (%in: {self.elt}, %acc: {self.elt}) {{")
+        self.w(f"    %s = {op} %in, %acc : {self.elt}")
+        self.w(f"    linalg.yield %s : {self.elt}")
         self.w("  }")
+        if kind == "max" and self.exclude:
+            # A P(max) result used by a later op: the P(max) -> P(sum)
+            # redistribution is the known-open class 2; pin S/R here.
+            self.partial[r] = False
+            rr = self.fresh("r")
+            self.values.append((rr, list(out)))
+            self.partial[rr] = False
+            self.exact[rr] = False
+            self.w(f"{rr} = dtensor.redistribute {r} to {self.rand_spec(len(out))} : "
+                   f"{self.t(out)}")
+            # Only the redistributed value is used later.
+            self.values = [v for v in self.values if v[0] != r]
         return True
+
+    def op_reduce_max(self):
+        return self.op_reduce("max")
 
     def op_transpose(self):
         a = self.pick(lambda s: len(s) >= 2)
@@ -214,8 +381,8 @@ class Gen:
             self.rng.shuffle(perm)
         out = [a[1][p] for p in perm]
         e = self.empty(out)
-        r = self.define(out)
-        self.w(f"{r} = linalg.transpose ins({a[0]} : {ttype(a[1])}) outs({e} : {ttype(out)}) "
+        r = self.define(out, partial=self.partial[a[0]], exact=self.exact[a[0]])
+        self.w(f"{r} = linalg.transpose ins({a[0]} : {self.t(a[1])}) outs({e} : {self.t(out)}) "
                f"permutation = [{', '.join(map(str, perm))}]")
         return True
 
@@ -233,30 +400,52 @@ class Gen:
         for c in cuts + [rank]:
             groups.append(list(range(start, c)))
             start = c
-        out = []
-        for g in groups:
-            p = 1
-            for i in g:
-                p *= a[1][i]
-            out.append(p)
+        out = [_prod(a[1][i] for i in g) for g in groups]
         reass = "[" + ", ".join("[" + ", ".join(map(str, g)) + "]" for g in groups) + "]"
-        r = self.define(out)
-        self.w(f"{r} = tensor.collapse_shape {a[0]} {reass} : {ttype(a[1])} into {ttype(out)}")
+        r = self.define(out, partial=self.partial[a[0]], exact=self.exact[a[0]])
+        self.w(f"{r} = tensor.collapse_shape {a[0]} {reass} : {self.t(a[1])} into {self.t(out)}")
         return True
 
+    def even(self, shape):
+        """Every dim a multiple of the number of devices: no placement of the
+        mesh shards it unevenly."""
+        return all(x % self.devices == 0 for x in shape)
+
+    def expand_factors(self, shape, d):
+        """Outer factors f of a split shape[d] -> [f, shape[d]/f] this program
+        may use. With --exclude-known-open only splits whose result is even
+        (an expand_shape with an unevenly sharded dim is a known-open class:
+        the partitioner rejects it)."""
+        n = shape[d]
+        fs = [f for f in range(2, n) if n % f == 0]
+        if self.exclude and not self.classic:
+            fs = [f for f in fs
+                  if self.even(shape[:d] + [f, n // f] + shape[d + 1:])]
+        return fs
+
     def op_expand(self):
-        def splittable(s):
-            return 1 <= len(s) < MAX_RANK and any(x >= 4 and not _is_prime(x) for x in s)
-        a = self.pick(splittable)
+        def dims_of(s):
+            if not 1 <= len(s) < MAX_RANK:
+                return []
+            return [i for i, x in enumerate(s)
+                    if x >= 4 and not _is_prime(x) and self.expand_factors(s, i)]
+        a = self.pick(lambda s: bool(dims_of(s)))
         if a is None:
             return False
         shape = a[1]
-        dims = [i for i, x in enumerate(shape) if x >= 4 and not _is_prime(x)]
-        d = self.rng.choice(dims)
+        d = self.rng.choice(dims_of(shape))
         n = shape[d]
-        factors = [f for f in range(2, n) if n % f == 0]
-        f = self.rng.choice(factors)
+        fs = self.expand_factors(shape, d)
+        if not self.classic:
+            # Prefer a split with an uneven result half the time.
+            uneven = [f for f in fs
+                      if not self.even(shape[:d] + [f, n // f] + shape[d + 1:])]
+            if uneven and self.rng.random() < 0.5:
+                fs = uneven
+        f = self.rng.choice(fs)
         out = shape[:d] + [f, n // f] + shape[d + 1:]
+        if not self.even(out):
+            self.tags.add("uneven-expand")
         groups, j = [], 0
         for i in range(len(shape)):
             if i == d:
@@ -266,27 +455,80 @@ class Gen:
                 groups.append([j])
                 j += 1
         reass = "[" + ", ".join("[" + ", ".join(map(str, g)) + "]" for g in groups) + "]"
-        r = self.define(out)
+        r = self.define(out, partial=self.partial[a[0]], exact=self.exact[a[0]])
         self.w(f"{r} = tensor.expand_shape {a[0]} {reass} output_shape [{', '.join(map(str, out))}] "
-               f": {ttype(shape)} into {ttype(out)}")
+               f": {self.t(shape)} into {self.t(out)}")
         return True
 
     def op_softmax(self):
+        if self.is_int:
+            return False
         a = self.pick(lambda s: len(s) >= 1)
         if a is None:
             return False
+        a = self.not_partial(a) if not self.classic else a
         d = self.rng.randrange(len(a[1]))
-        t = ttype(a[1])
+        t = self.t(a[1])
         e = self.empty(a[1])
         r = self.define(a[1])
         self.w(f"{r} = linalg.softmax dimension({d}) ins({a[0]} : {t}) outs({e} : {t}) -> {t}")
         return True
 
-    OPS = [
+    def op_generic(self):
+        """An elementwise linalg.generic with one of BODIES."""
+        cls = "i" if self.is_int else "f"
+        bodies = [b for b in BODIES if b[2] == cls]
+        name, nin, _, lines, res, linear, naninf, tags = self.rng.choice(bodies)
+        if naninf:
+            # Non-finite data only from exactly computed values (see the
+            # module docstring).
+            a = self.pick(lambda s: len(s) >= 1)
+            if a is None or not self.exact[a[0]]:
+                cands = [v for v in self.values if self.exact.get(v[0]) and len(v[1]) >= 1]
+                if not cands:
+                    return False
+                a = self.rng.choice(cands)
+        else:
+            a = self.pick(lambda s: len(s) >= 1)
+            if a is None:
+                return False
+        ins = [a]
+        if nin == 2:
+            ins.append(self.operand_like(a[1]))
+            if self.rng.random() < 0.5:
+                ins.reverse()
+        if not linear:
+            ins = [self.not_partial(v) for v in ins]
+        self.tags |= tags
+        shape = ins[0][1]
+        rank = len(shape)
+        t = self.t(shape)
+        e = self.empty(shape)
+        part = any(self.partial[v[0]] for v in ins)
+        exact = all(self.exact[v[0]] for v in ins)
+        r = self.define(shape, partial=part, exact=exact)
+        m = ident_map(rank)
+        its = ", ".join(['"parallel"'] * rank)
+        maps = ", ".join([m] * (nin + 1))
+        names = ", ".join(v[0] for v in ins)
+        types = ", ".join([t] * nin)
+        blockargs = ", ".join([f"%in: {self.elt}"] + ([f"%in2: {self.elt}"] if nin == 2 else [])
+                              + [f"%out: {self.elt}"])
+        self.w(f"{r} = linalg.generic {{indexing_maps = [{maps}], iterator_types = [{its}]}} "
+               f"ins({names} : {types}) outs({e} : {t}) {{  // {name}")
+        self.w(f"^bb0({blockargs}):")
+        for line in lines:
+            self.w("  " + line.format(e=self.elt))
+        self.w(f"  linalg.yield {res} : {self.elt}")
+        self.w(f"}} -> {t}")
+        return True
+
+    CLASSIC_OPS = [
         ("matmul", 4), ("batch_matmul", 2), ("elementwise", 4), ("relu", 2),
         ("reduce", 1), ("transpose", 2), ("collapse", 1), ("expand", 1),
         ("softmax", 1),
     ]
+    OPS = CLASSIC_OPS + [("generic", 5), ("reduce_max", 1)]
 
     # -- program ------------------------------------------------------------
     def generate(self):
@@ -295,10 +537,13 @@ class Gen:
             rank = rng.choices([1, 2, 3], weights=[1, 5, 3])[0]
             self.add_arg(self.rand_shape(rank))
         n_ops = rng.randint(5, 25)
-        names = [o for o, _ in self.OPS]
-        weights = [w for _, w in self.OPS]
+        ops = self.CLASSIC_OPS if self.classic else self.OPS
+        names = [o for o, _ in ops]
+        weights = [w for _, w in ops]
         done = 0
-        while done < n_ops:
+        tries = 0
+        while done < n_ops and tries < 1000:
+            tries += 1
             kind = rng.choices(names, weights=weights)[0]
             if getattr(self, "op_" + kind)():
                 done += 1
@@ -313,9 +558,9 @@ class Gen:
         res = []
         for _, shape in rets:
             if rng.random() < 0.5:
-                res.append(f"{ttype(shape)} {{dtensor.spec = {self.rand_spec(len(shape))}}}")
+                res.append(f"{self.t(shape)} {{dtensor.spec = {self.rand_spec(len(shape))}}}")
             else:
-                res.append(ttype(shape))
+                res.append(self.t(shape))
         out = []
         if len(self.mesh) == 1:
             out.append(f'dtensor.mesh @mesh = <["x" = {self.mesh[0]}]>')
@@ -323,17 +568,31 @@ class Gen:
             out.append(f'dtensor.mesh @mesh = <["dp" = {self.mesh[0]}, "tp" = {self.mesh[1]}]>')
         out.append("")
         out.append(f"// seed {self.seed}")
+        if not self.classic:
+            tags = sorted(self.tags | {"dtype-" + self.elt})
+            out.append(f"// features: {' '.join(tags)}")
         arglines = []
         for name, shape, spec in self.args:
             attr = f" {{dtensor.spec = {spec}}}" if spec else ""
-            arglines.append(f"    {name}: {ttype(shape)}{attr}")
+            arglines.append(f"    {name}: {self.t(shape)}{attr}")
         out.append("func.func @prog(")
         out.append(",\n".join(arglines) + ")")
         out.append(f"    -> ({', '.join(res)}) {{")
-        out.append("  %c0 = arith.constant 0.0 : f32")
+        if self.classic:
+            out.append("  %c0 = arith.constant 0.0 : f32")
+        elif self.is_int:
+            out.append(f"  %c0 = arith.constant 0 : {self.elt}")
+            out.append(f"  %cmin = arith.constant {INT_MIN[self.elt]} : {self.elt}")
+            out.append(f"  %cbigmul = arith.constant {BIG_MUL[self.elt]} : {self.elt}")
+            out.append(f"  %cbigadd = arith.constant {BIG_ADD[self.elt]} : {self.elt}")
+        else:
+            out.append("  %c0 = arith.constant 0.0 : f32")
+            out.append("  %c1 = arith.constant 1.0 : f32")
+            out.append("  %chalf = arith.constant 0.5 : f32")
+            out.append(f"  %cmin = arith.constant {F32_MIN} : f32")
         out.extend(self.body)
         out.append(f"  return {', '.join(v[0] for v in rets)} : "
-                   f"{', '.join(ttype(v[1]) for v in rets)}")
+                   f"{', '.join(self.t(v[1]) for v in rets)}")
         out.append("}")
         return "\n".join(out) + "\n"
 
@@ -342,16 +601,28 @@ def _is_prime(n):
     return n > 1 and all(n % p for p in range(2, int(n ** 0.5) + 1))
 
 
-def generate(seed):
-    return Gen(seed).generate()
+def generate(seed, exclude_known_open=False, run_meshes=False, classic=False):
+    return Gen(seed, exclude_known_open, run_meshes, classic).generate()
+
+
+def mesh_devices(seed, run_meshes=False):
+    """The number of devices of the mesh of program `seed` (the mesh is the
+    first draw of the generator, so it does not depend on the other options)."""
+    return _prod(random.Random(seed).choice(RUN_MESHES if run_meshes else MESHES))
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("seed", type=int)
     ap.add_argument("-o", "--output", default="-")
+    ap.add_argument("--run-meshes", action="store_true",
+                    help="only meshes of 2 or 4 devices (2, 4, 2x2)")
+    ap.add_argument("--exclude-known-open", action="store_true",
+                    help="avoid the known-open classes of issue 9 (see above)")
+    ap.add_argument("--classic", action="store_true",
+                    help="the programs of the first version (f32, S/R, no new bodies)")
     a = ap.parse_args(argv)
-    text = generate(a.seed)
+    text = generate(a.seed, a.exclude_known_open, a.run_meshes, a.classic)
     if a.output == "-":
         sys.stdout.write(text)
     else:
