@@ -34,35 +34,40 @@ template <typename OpTy>
 struct StructuredOpShardingModel
     : public ShardingRuleOpInterface::ExternalModel<
           StructuredOpShardingModel<OpTy>, OpTy> {
-  LogicalResult
-  getShardingCandidates(Operation *op, llvm::ArrayRef<int64_t> mesh,
-                        llvm::ArrayRef<Placements> current,
-                        llvm::SmallVectorImpl<ShardingCandidate> &out) const {
+  /// Calls `withSpace` on the op's loop space, or gives the replicated
+  /// candidate for maps that are not projected permutations (convolutions).
+  /// Fails for ops on buffers.
+  static LogicalResult
+  withLoopSpace(Operation *op, llvm::ArrayRef<int64_t> mesh,
+                llvm::SmallVectorImpl<ShardingCandidate> &out,
+                llvm::function_ref<void(const LoopSpace &)> withSpace) {
     auto linalgOp = cast<linalg::LinalgOp>(op);
     if (!linalgOp.hasPureTensorSemantics())
       return failure();
     FailureOr<LoopSpace> space = buildLinalgSpace(linalgOp);
-    if (failed(space)) {
-      // Non-permutation maps (convolutions): replicate.
+    if (failed(space))
       out.push_back(replicatedCandidate(op, mesh.size()));
-      return success();
-    }
-    loopSpaceCandidates(*space, mesh, current, out);
+    else
+      withSpace(*space);
     return success();
+  }
+
+  LogicalResult
+  getShardingCandidates(Operation *op, llvm::ArrayRef<int64_t> mesh,
+                        llvm::ArrayRef<Placements> current,
+                        llvm::SmallVectorImpl<ShardingCandidate> &out) const {
+    return withLoopSpace(op, mesh, out, [&](const LoopSpace &space) {
+      loopSpaceCandidates(space, mesh, current, out);
+    });
   }
 
   LogicalResult
   getAllShardingCandidates(Operation *op, llvm::ArrayRef<int64_t> mesh,
                            llvm::ArrayRef<Placements> current,
                            llvm::SmallVectorImpl<ShardingCandidate> &out) const {
-    auto linalgOp = cast<linalg::LinalgOp>(op);
-    if (!linalgOp.hasPureTensorSemantics())
-      return failure();
-    FailureOr<LoopSpace> space = buildLinalgSpace(linalgOp);
-    if (failed(space))
-      return getShardingCandidates(op, mesh, current, out);
-    enumerateLoopSpace(*space, mesh, out);
-    return success();
+    return withLoopSpace(op, mesh, out, [&](const LoopSpace &space) {
+      enumerateLoopSpace(space, mesh, out);
+    });
   }
 
   bool preservesCreation(Operation *op) const {
