@@ -173,13 +173,6 @@ def check_seed(opt, seed, work, timeout, separate, gen_opts, partition):
     return seed, costs, None, prog
 
 
-def parse_range(s):
-    if ":" in s:
-        a, b = s.split(":")
-        return range(int(a), int(b))
-    return range(int(s))
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--opt", default="dtensor-opt", help="dtensor-opt binary")
@@ -203,7 +196,7 @@ def main(argv=None):
     os.makedirs(out_dir, exist_ok=True)
     work = tempfile.mkdtemp(prefix="work.", dir=out_dir)
 
-    seeds = list(parse_range(a.seeds))
+    seeds = list(gen_random.parse_range(a.seeds))
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
         gen_opts = {"exclude_known_open": a.exclude_known_open, "classic": a.classic}

@@ -125,13 +125,6 @@ def check_seed(runner, seed, strategy, timeout, exclude, work, extra):
     return seed, prog, cmd, rc, out, verdict, why
 
 
-def parse_range(s):
-    if ":" in s:
-        a, b = s.split(":")
-        return range(int(a), int(b))
-    return range(int(s))
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--dtensor-run", default="dtensor-run", help="dtensor-run binary")
@@ -158,7 +151,7 @@ def main(argv=None):
 
     counts = {k: 0 for k in ("pass", "rejected", "mismatch", "crash", "hang")}
     groups = {}
-    seeds = list(parse_range(a.seeds))
+    seeds = list(gen_random.parse_range(a.seeds))
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
         futs = [ex.submit(check_seed, a.dtensor_run, s, a.strategy, a.timeout,
                           a.exclude_known_open, work, a.runner_arg) for s in seeds]

@@ -611,6 +611,14 @@ def mesh_devices(seed, run_meshes=False):
     return _prod(random.Random(seed).choice(RUN_MESHES if run_meshes else MESHES))
 
 
+def parse_range(s):
+    """Seeds from `A:B` (half open) or `N` (0:N), for the checkers."""
+    if ":" in s:
+        a, b = s.split(":")
+        return range(int(a), int(b))
+    return range(int(s))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("seed", type=int)

@@ -505,15 +505,21 @@ static void expandOverMesh(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
       });
 }
 
+/// Operand numbers of the tensor inputs (not destinations) of `space`.
+static llvm::SmallVector<int64_t> getTensorInputs(const LoopSpace &space) {
+  llvm::SmallVector<int64_t> inputs;
+  for (auto [i, m] : llvm::enumerate(space.operands))
+    if (m && !space.isInit[i])
+      inputs.push_back(i);
+  return inputs;
+}
+
 /// Einsum rule: all-replicate first, then per axis batch loops, contracting
 /// loops and free loops (in the order of the first input using them),
 /// expanded over the mesh axes (first axis varies slowest).
 void einsumCandidates(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
                       llvm::SmallVectorImpl<ShardingCandidate> &out) {
-  llvm::SmallVector<int64_t> inputs;
-  for (auto [i, m] : llvm::enumerate(space.operands))
-    if (m && !space.isInit[i])
-      inputs.push_back(i);
+  llvm::SmallVector<int64_t> inputs = getTensorInputs(space);
   auto usedByAllInputs = [&](int64_t l) {
     return llvm::all_of(
         inputs, [&](int64_t i) { return space.operands[i]->find(l) >= 0; });
@@ -550,10 +556,7 @@ void loopSpaceCandidates(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
                          llvm::ArrayRef<Placements> current,
                          llvm::SmallVectorImpl<ShardingCandidate> &out) {
   bool hasReduction = llvm::is_contained(space.isReduction, true);
-  llvm::SmallVector<int64_t> inputs;
-  for (auto [i, m] : llvm::enumerate(space.operands))
-    if (m && !space.isInit[i])
-      inputs.push_back(i);
+  llvm::SmallVector<int64_t> inputs = getTensorInputs(space);
   if (!hasReduction) {
     out.push_back(pointwiseCandidate(space, mesh, current));
     return;
@@ -678,10 +681,7 @@ followWithBlockedDims(Operation *op, llvm::ArrayRef<int64_t> mesh,
 /// inputs through a linear payload; expanded over the mesh axes.
 void enumerateLoopSpace(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
                         llvm::SmallVectorImpl<ShardingCandidate> &out) {
-  llvm::SmallVector<int64_t> inputs;
-  for (auto [i, m] : llvm::enumerate(space.operands))
-    if (m && !space.isInit[i])
-      inputs.push_back(i);
+  llvm::SmallVector<int64_t> inputs = getTensorInputs(space);
   const DimMap &res = space.results.front();
   llvm::SmallVector<AxisChoice> options;
   options.push_back(AxisChoice());
