@@ -283,6 +283,10 @@ Job startJob(const Options &options, int argc, char **argv) {
   // Open MPI 4.1's op/avx saturates i8/i16 sums; the runtime reduces those
   // with its own operation, and this keeps any other MPI_SUM exact too.
   setenv("OMPI_MCA_op", "^avx", /*overwrite=*/0);
+  // Open MPI's session directory inside the job's own directory: jobs
+  // started at the same time (parallel tests) otherwise race to create the
+  // same <tmp>/ompi.<host>.<uid> directory and one of them fails.
+  setenv("OMPI_MCA_orte_tmpdir_base", job.dir.c_str(), /*overwrite=*/0);
   std::vector<char *> cargs;
   for (std::string &a : args)
     cargs.push_back(a.data());
