@@ -10,8 +10,8 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -132,6 +132,27 @@ SpecAttr FunctionPlan::getSpecAttr(llvm::ArrayRef<Placement> ps) const {
 
 namespace mlir {
 namespace dtensor {
+/// One control-flow edge of a region-branch op: the operands forwarded to a
+/// successor and the successor's inputs (entry arguments of a region, or the
+/// op's results), from the op itself (`from` null) or from a terminator of
+/// region `from`.
+struct RegionEdge {
+  Region *from = nullptr;
+  llvm::SmallVector<OpOperand *, 4> operands;
+  llvm::SmallVector<Value, 4> inputs;
+};
+} // namespace dtensor
+} // namespace mlir
+
+/// The edges of a region-branch op, from upstream's RegionBranchOpInterface
+/// and RegionBranchTerminatorOpInterface. Fails where they do not describe
+/// where every tensor goes (a terminator without the interface, a result no
+/// terminator reaches): the op is then an op without a rule.
+static FailureOr<llvm::SmallVector<RegionEdge>>
+getRegionEdges(RegionBranchOpInterface op);
+
+namespace mlir {
+namespace dtensor {
 
 /// Walks one function in program order, choosing a strategy per op.
 class FunctionPropagator {
@@ -163,8 +184,11 @@ private:
   chooseCandidate(Operation *op, llvm::ArrayRef<Placements> current,
                   llvm::ArrayRef<ShardingCandidate> candidates) const;
   LogicalResult visitCall(CallOpInterface call);
-  LogicalResult visitFor(scf::ForOp op);
-  LogicalResult visitIf(scf::IfOp op);
+  /// Region-based control flow (scf.for, scf.if, scf.while, ... and any op
+  /// with RegionBranchOpInterface): the inputs of every successor (region
+  /// arguments, results) reach a fixed point over the op's edges.
+  LogicalResult visitRegionBranch(RegionBranchOpInterface op,
+                                  llvm::ArrayRef<RegionEdge> edges);
   LogicalResult visitReturn(Operation *op);
   void finish();
   /// Gives a created value (constant, empty, fill) the placements all its
@@ -358,12 +382,15 @@ LogicalResult FunctionPropagator::visitOp(Operation *op) {
   if (op->hasTrait<OpTrait::ReturnLike>() &&
       op->getParentOp() == func.getOperation())
     return visitReturn(op);
-  if (isa<scf::YieldOp>(op))
+  if (isa<RegionBranchTerminatorOpInterface>(op) &&
+      isa_and_nonnull<RegionBranchOpInterface>(op->getParentOp()))
     return success(); // handled by the parent
-  if (auto forOp = dyn_cast<scf::ForOp>(op))
-    return visitFor(forOp);
-  if (auto ifOp = dyn_cast<scf::IfOp>(op))
-    return visitIf(ifOp);
+  if (auto branch = dyn_cast<RegionBranchOpInterface>(op);
+      branch && !isa<ShardingRuleOpInterface>(op))
+    if (FailureOr<llvm::SmallVector<RegionEdge>> edges =
+            getRegionEdges(branch);
+        succeeded(edges))
+      return visitRegionBranch(branch, *edges);
   if (auto call = dyn_cast<CallOpInterface>(op))
     return visitCall(call);
   if (auto r = dyn_cast<RedistributeOp>(op)) {
@@ -590,60 +617,112 @@ LogicalResult FunctionPropagator::visitCall(CallOpInterface call) {
   return success();
 }
 
-LogicalResult FunctionPropagator::visitFor(scf::ForOp op) {
-  Block *body = op.getBody();
-  auto yield = cast<scf::YieldOp>(body->getTerminator());
-  llvm::SmallVector<Placements> carried;
-  for (Value init : op.getInitArgs())
-    carried.push_back(get(init));
-  // Carried placements start at the inits and follow the yielded ones until
-  // they stop changing; after a few rounds the yield is redistributed instead.
-  constexpr int kMaxRounds = 4;
-  bool stable = false;
-  for (int round = 0; round < kMaxRounds && !stable; ++round) {
-    for (auto [arg, ps] : llvm::zip_equal(op.getRegionIterArgs(), carried))
-      if (failed(set(arg, ps)))
-        return failure();
-    if (failed(visitBlock(*body)))
-      return failure();
-    stable = true;
-    for (auto [i, v] : llvm::enumerate(yield.getOperands())) {
-      if (!isa<RankedTensorType>(v.getType()))
+static FailureOr<llvm::SmallVector<RegionEdge>>
+getRegionEdges(RegionBranchOpInterface op) {
+  llvm::SmallVector<RegionEdge> edges;
+  llvm::SmallVector<RegionSuccessor> successors;
+  op.getSuccessorRegions(RegionBranchPoint::parent(), successors);
+  for (RegionSuccessor &s : successors) {
+    RegionEdge &e = edges.emplace_back();
+    OperandRange forwarded = op.getEntrySuccessorOperands(s);
+    if (!forwarded.empty())
+      for (unsigned i = 0, n = forwarded.size(); i < n; ++i)
+        e.operands.push_back(
+            &op->getOpOperand(forwarded.getBeginOperandIndex() + i));
+    llvm::append_range(e.inputs, s.getSuccessorInputs());
+  }
+  llvm::DenseSet<Value> reached;
+  for (Region &region : op->getRegions())
+    for (Block &block : region) {
+      Operation *term = block.getTerminator();
+      auto branch = dyn_cast<RegionBranchTerminatorOpInterface>(term);
+      if (!branch) {
+        if (llvm::any_of(term->getOperandTypes(), llvm::IsaPred<TensorType>))
+          return failure();
         continue;
-      Placements y = get(v);
-      if (y != carried[i]) {
-        stable = false;
-        if (round + 1 < kMaxRounds)
-          carried[i] = y;
+      }
+      successors.clear();
+      op.getSuccessorRegions(RegionBranchPoint(branch), successors);
+      for (RegionSuccessor &s : successors) {
+        RegionEdge &e = edges.emplace_back();
+        e.from = &region;
+        for (OpOperand &o : branch.getMutableSuccessorOperands(s))
+          e.operands.push_back(&o);
+        llvm::append_range(e.inputs, s.getSuccessorInputs());
+        reached.insert(e.inputs.begin(), e.inputs.end());
       }
     }
-  }
-  for (OpOperand &o : yield->getOpOperands())
-    require(o, carried[o.getOperandNumber()]);
-  for (OpOperand &o : op.getInitArgsMutable())
-    require(o, carried[o.getOperandNumber() - op.getNumControlOperands()]);
-  for (auto [r, ps] : llvm::zip_equal(op.getResults(), carried))
-    if (failed(set(r, ps)))
+  for (const RegionEdge &e : edges)
+    if (e.operands.size() != e.inputs.size())
       return failure();
-  return success();
+  for (OpResult r : op->getResults())
+    if (isa<TensorType>(r.getType()) && !reached.contains(r))
+      return failure();
+  return edges;
 }
 
-LogicalResult FunctionPropagator::visitIf(scf::IfOp op) {
-  if (failed(visitBlock(*op.thenBlock())))
-    return failure();
-  if (op.getNumResults() == 0)
-    return op.elseBlock() ? visitBlock(*op.elseBlock()) : success();
-  if (failed(visitBlock(*op.elseBlock())))
-    return failure();
-  scf::YieldOp thenYield = op.thenYield(), elseYield = op.elseYield();
-  for (auto [i, r] : llvm::enumerate(op.getResults())) {
-    if (!isa<RankedTensorType>(r.getType()))
-      continue;
-    Placements ps = get(thenYield.getOperand(i));
-    require(elseYield->getOpOperand(i), ps);
-    if (failed(set(r, ps)))
-      return failure();
+LogicalResult
+FunctionPropagator::visitRegionBranch(RegionBranchOpInterface op,
+                                      llvm::ArrayRef<RegionEdge> edges) {
+  // The placements of every successor input. An input is an assumption when
+  // it was set by the op's own entry edges or in an earlier round: a later
+  // edge that disagrees (a loop's yield) changes it and the regions are
+  // visited again, for a few rounds; after that the edge is redistributed
+  // instead. Within one round the first edge to reach an input defines it
+  // and later ones (the else branch) are redistributed to it.
+  llvm::DenseMap<Value, Placements> state;
+  llvm::DenseSet<Value> assumed;
+  constexpr int kMaxRounds = 4;
+  auto flow = [&](const RegionEdge &e, bool mayUpdate) {
+    bool changed = false;
+    for (auto [o, in] : llvm::zip_equal(e.operands, e.inputs)) {
+      if (!isa<RankedTensorType>(in.getType()))
+        continue;
+      Placements y = get(o->get());
+      auto [it, inserted] = state.try_emplace(in, y);
+      if (!e.from)
+        assumed.insert(in);
+      if (inserted || it->second == y || !assumed.contains(in))
+        continue;
+      changed = true;
+      if (mayUpdate)
+        it->second = std::move(y);
+    }
+    return changed;
+  };
+  for (const RegionEdge &e : edges)
+    if (!e.from)
+      (void)flow(e, /*mayUpdate=*/false);
+  for (int round = 0; round < kMaxRounds; ++round) {
+    bool changed = false;
+    for (Region &region : op->getRegions()) {
+      if (region.empty())
+        continue;
+      for (BlockArgument arg : region.front().getArguments()) {
+        auto it = state.find(arg);
+        if (failed(set(arg, it == state.end() ? replicated() : it->second)))
+          return failure();
+      }
+      for (Block &block : region)
+        if (failed(visitBlock(block)))
+          return failure();
+      for (const RegionEdge &e : edges)
+        if (e.from == &region)
+          changed |= flow(e, /*mayUpdate=*/round + 1 < kMaxRounds);
+    }
+    for (auto &entry : state)
+      assumed.insert(entry.first);
+    if (!changed)
+      break;
   }
+  for (const RegionEdge &e : edges)
+    for (auto [o, in] : llvm::zip_equal(e.operands, e.inputs))
+      if (auto it = state.find(in); it != state.end())
+        require(*o, it->second);
+  for (OpResult r : op->getResults())
+    if (auto it = state.find(r); it != state.end())
+      if (failed(set(r, it->second)))
+        return failure();
   return success();
 }
 
