@@ -26,6 +26,11 @@ void mlir::dtensor::buildCPUPipeline(OpPassManager &pm,
     pm.addPass(dtensor::createDTensorPartition());
   // Ops no step below lowers stop here, named, before any rewriting.
   pm.addPass(dtensor::createDTensorCheckCPULowering());
+  // Elementwise ops on tensors become linalg.generic before any pass folds:
+  // folders and canonicalization patterns of upstream (xori x, x -> 0;
+  // (x - y) - x -> 0 - y) build constants of the result type, invalid for
+  // local tensors with a dynamic dim (uneven shards).
+  pm.addPass(dtensor::createDTensorElementwiseToLinalg());
   pm.addPass(dtensor::createConvertDTensorToRuntime());
   // After partitioning: the analysis and the partitioner work on tosa ops,
   // whose local shapes are only known now. No TOSA profile validation: the
@@ -39,7 +44,8 @@ void mlir::dtensor::buildCPUPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
   pm.addNestedPass<func::FuncOp>(createTosaToSCFPass());
   pm.addPass(dtensor::createDTensorDecomposeAggregates());
-  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  // The elementwise ops the TOSA lowering creates.
+  pm.addPass(dtensor::createDTensorElementwiseToLinalg());
   pm.addPass(createCanonicalizerPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;

@@ -238,7 +238,7 @@ def DTensorCheckCPULowering
       decompositions); `tosa.const_shape` and terminators go with their
       users and parents.
     - Other ops on tensors must be elementwise (for
-      `convert-elementwise-to-linalg`), decomposable
+      `dtensor-elementwise-to-linalg`), decomposable
       (`linalg::AggregatedOpInterface`) or bufferizable
       (`BufferizableOpInterface`).
     - `math` ops must be rewritten by `convert-math-to-funcs` (`ipowi`,
@@ -255,6 +255,41 @@ def DTensorCheckCPULowering
   let statistics = [
     Statistic<"numUnlowerable", "num-unlowerable",
               "Number of ops the CPU pipeline cannot lower">
+  ];
+}
+
+def DTensorElementwiseToLinalg
+    : Pass<"dtensor-elementwise-to-linalg", "::mlir::ModuleOp"> {
+  let summary = "convert elementwise ops on tensors to linalg.generic, "
+                "without folding";
+  let description = [{
+    Rewrites every elementwise-mappable op on ranked tensors (`arith` and
+    `math` ops on tensors) into a `linalg.generic`, with the patterns of
+    upstream's `convert-elementwise-to-linalg`, but applied by a walk that
+    never folds. Upstream's pass is a dialect conversion that folds each op
+    first, and some folders and canonicalization patterns build a constant
+    of the result type (`arith.xori %x, %x` -> `dense<0>`, `(x - y) - x` ->
+    `0 - y`), which is invalid when the type has a dynamic dim, as local
+    tensors of uneven shards have after partitioning (`memref.global` then
+    rejects it). The CPU pipeline runs this pass before any pass that
+    folds.
+
+    ```mlir
+    %r = arith.xori %x, %x : tensor<?x10xi32>
+    // becomes
+    %e = tensor.empty(%d) : tensor<?x10xi32>
+    %r = linalg.generic ... ins(%x, %x : ...) outs(%e : ...) {
+      ^bb0(%a: i32, %b: i32, %o: i32):
+        %s = arith.xori %a, %b : i32
+        linalg.yield %s : i32
+    } -> tensor<?x10xi32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numConverted", "num-converted",
+              "Number of elementwise ops converted to linalg.generic">
   ];
 }
 
