@@ -7,8 +7,13 @@ For every seed in a range, generate a random program (gen_random.py) and
    and require, for every function, comm_cost_us <= pytorch_comm_cost_us + 1e-6
    (the global plan never costs more than PyTorch's op-by-op plan);
 2. propagate it (`--dtensor-fake-propagate`, default strategy=global), report
-   the propagated program and require the same comm_cost_us per function
-   (within 1e-6 relative): the plan materialises faithfully;
+   the propagated program and require, per function, that the plan
+   materialises faithfully (`compare_reports`): the same comm_cost_us (within
+   1e-6 relative), the same collectives (kind, mesh axes, placements, bytes),
+   the same transitions (the plan's redistributions, those through R split
+   in two at `through`, are the propagated program's explicit ones, all of
+   them explicit, at the same cost each), and in both reports a total that
+   is the sum of the redistributions' costs;
 3. propagate the propagated program again and require textually identical
    output (propagation is a fixed point).
 
@@ -72,7 +77,7 @@ def run(cmd, timeout):
 def opt_run(opt, src, json_path, out_path, timeout):
     """One dtensor-opt run: with json_path, report (compare-pytorch=1) to it;
     with out_path, then propagate (default strategy) and print to it.
-    Returns ({function name: totals} or None, failure message or None)."""
+    Returns ({function name: function report} or None, failure message or None)."""
     cmd = [opt, src]
     if json_path:
         cmd.append(f"--dtensor-fake-report=format=json output={json_path} compare-pytorch=1")
@@ -88,9 +93,78 @@ def opt_run(opt, src, json_path, out_path, timeout):
     try:
         with open(json_path) as fh:
             funcs = json.load(fh).get("functions", [])
-        return {f["name"]: f["totals"] for f in funcs}, None
+        return {f["name"]: f for f in funcs}, None
     except (OSError, ValueError, KeyError) as ex:
         return None, "bad report %s: %r (%s)" % (json_path, ex, shlex.join(cmd))
+
+
+def close(a, b):
+    return abs(a - b) <= max(ABS_TOL, REL_TOL * max(abs(a), abs(b)))
+
+
+def transitions(func):
+    """The (from, to) transitions of a report's redistributions with their
+    cost: one through R counts as its two halves (as propagation writes
+    them), at its total cost, which the halves share.  Transitions from a
+    replicated value (free in the cost model) are left out: propagation may
+    build a created value in place instead.  Each transition is keyed by the
+    value's type too (global shape and dtype)."""
+    types = {v.get("name"): (tuple(v["global_shape"]), v["dtype"])
+             for v in func.get("values", [])}
+    out = []
+    for r in func.get("redistributions", []):
+        ty = types.get(r["value"])
+        mid = r.get("through")
+        halves = [(r["from"], mid, ty), (mid, r["to"], ty)] if mid else [(r["from"], r["to"], ty)]
+        halves = [h for h in halves if not replicated(h[0])]
+        if halves:
+            out.append((halves, r["cost_us"]))
+    return out
+
+
+def replicated(placements):
+    return all(p == "R" for p in placements.strip("[]").split(", "))
+
+
+def collectives(func):
+    return sorted((c["kind"], tuple(c["mesh_axes"]), c["from"], c["to"], tuple(c["bytes"]))
+                  for c in func.get("collectives", []))
+
+
+def compare_reports(name, planned, prop):
+    """Why the report of the propagated program `prop` differs from the
+    plan's report `planned` for function `name`, or None."""
+    for what, f in (("plan", planned), ("propagated program", prop)):
+        total = sum(r["cost_us"] for r in f.get("redistributions", []))
+        if not close(total, f["totals"]["comm_cost_us"]):
+            return (f"@{name}: the {what} reports comm_cost_us "
+                    f"{f['totals']['comm_cost_us']!r} but its redistributions cost {total!r}")
+    a, b = planned["totals"]["comm_cost_us"], prop["totals"]["comm_cost_us"]
+    if not close(a, b):
+        return f"@{name}: planned cost {a!r} but the propagated program reports {b!r}"
+    implicit = [r["value"] for r in prop.get("redistributions", []) if not r["explicit"]]
+    if implicit:
+        return f"@{name}: the propagated program still needs redistributions of {implicit}"
+    if collectives(planned) != collectives(prop):
+        return f"@{name}: the propagated program has other collectives than the plan"
+    # Each planned transition is an explicit redistribution (or two, through
+    # R) of the propagated program at the same cost.
+    left = [(t[0], c) for t, c in transitions(prop)]
+    for halves, cost in transitions(planned):
+        found = 0.0
+        for h in halves:
+            match = next((i for i, (t, _) in enumerate(left) if t == h), None)
+            if match is None:
+                return (f"@{name}: planned transition {h[0]} -> {h[1]} is not an explicit "
+                        "redistribution of the propagated program")
+            found += left.pop(match)[1]
+        if not close(found, cost):
+            return (f"@{name}: planned transition {halves[0][0]} -> {halves[-1][1]} costs "
+                    f"{cost!r} but {found!r} in the propagated program")
+    if left:
+        return (f"@{name}: the propagated program has redistributions the plan does not: "
+                f"{[t for t, _ in left]}")
+    return None
 
 
 def features_of(prog):
@@ -128,8 +202,8 @@ def check_seed(opt, seed, work, timeout, separate, gen_opts, partition):
     if err:
         return seed, [], err, prog
     costs = []
-    for name, t in t1.items():
-        g, pt = t["comm_cost_us"], t.get("pytorch_comm_cost_us")
+    for name, f in t1.items():
+        g, pt = f["totals"]["comm_cost_us"], f["totals"].get("pytorch_comm_cost_us")
         if pt is None:
             return seed, [], f"@{name}: no pytorch_comm_cost_us in the report", prog
         costs.append((g, pt))
@@ -148,10 +222,9 @@ def check_seed(opt, seed, work, timeout, separate, gen_opts, partition):
     if set(t2) != set(t1):
         return seed, costs, f"functions differ after propagation: {sorted(t1)} vs {sorted(t2)}", prog
     for name in t1:
-        a, b = t1[name]["comm_cost_us"], t2[name]["comm_cost_us"]
-        if abs(a - b) > max(ABS_TOL, REL_TOL * max(abs(a), abs(b))):
-            return seed, costs, (f"@{name}: planned cost {a!r} but the propagated "
-                                 f"program reports {b!r}"), prog
+        err = compare_reports(name, t1[name], t2[name])
+        if err:
+            return seed, costs, err, prog
     with open(prop) as fa, open(prop2) as fb:
         if fa.read() != fb.read():
             return seed, costs, ("propagation is not a fixed point: "

@@ -80,6 +80,7 @@ void FunctionPlan::planRedistributions() {
     const FakeTensor *t = lookup(r.value);
     r.steps.clear();
     r.planError.clear();
+    r.through.reset();
     int64_t bytes = getTensorByteSize(t->type), rank = t->type.getRank();
     // A redistribution the compiler requires that has no direct plan goes
     // through R (P(max) -> R -> P(sum)): never an infeasible step.
@@ -91,6 +92,7 @@ void FunctionPlan::planRedistributions() {
                                           bytes, rank, r.steps, r.planError);
       continue;
     }
+    r.through = mid;
     llvm::SmallVector<RedistributeStep> second;
     r.planned = planRedistributeMinCost(t->placements, *mid, meshShape, bytes,
                                         rank, r.steps, r.planError) &&
@@ -103,12 +105,13 @@ void FunctionPlan::planRedistributions() {
 double FunctionPlan::getCost(const Redistribution &r) const {
   const FakeTensor *t = lookup(r.value);
   int64_t bytes = getTensorByteSize(t->type);
-  double cost = redistributeCost(bytes, meshShape, t->placements, r.target);
-  // No direct transition (PyTorch's cost is infinite): the cost of the plan
-  // through R that partitioning emits.
-  if (std::isinf(cost) && r.planned)
-    cost = planCost(r.steps, meshShape, bytes);
-  return cost;
+  // No direct transition (PyTorch's cost is infinite): each half is priced
+  // as the explicit redistribution it becomes, not by its steps (which the
+  // min-cost search may make cheaper or dearer than PyTorch's cost).
+  if (r.through && r.planned)
+    return redistributeCost(bytes, meshShape, t->placements, *r.through) +
+           redistributeCost(bytes, meshShape, *r.through, r.target);
+  return redistributeCost(bytes, meshShape, t->placements, r.target);
 }
 
 double FunctionPlan::computeCommCost() const {

@@ -314,13 +314,16 @@ void ReportBuilder::addCollectives() {
     for (const RedistributeStep &step : steps)
       stepKinds.push_back(stringifyStepKind(step.kind).str());
     double cost = plan.getCost(r);
-    redistributions.push_back(
-        json::Object{{"value", valueName(r.value)},
-                     {"from", placementsToString(t->placements)},
-                     {"to", placementsToString(r.target)},
-                     {"explicit", static_cast<bool>(r.op)},
-                     {"steps", std::move(stepKinds)},
-                     {"cost_us", jsonNumber(cost)}});
+    json::Object entry{{"value", valueName(r.value)},
+                       {"from", placementsToString(t->placements)},
+                       {"to", placementsToString(r.target)},
+                       {"explicit", static_cast<bool>(r.op)},
+                       {"steps", std::move(stepKinds)},
+                       {"cost_us", jsonNumber(cost)}};
+    // Materialised as two explicit redistributions, through these.
+    if (r.through)
+      entry["through"] = placementsToString(*r.through);
+    redistributions.push_back(std::move(entry));
   }
   rep.object["collectives"] = std::move(collectives);
   rep.object["redistributions"] = std::move(redistributions);

@@ -87,6 +87,11 @@ struct Redistribution {
   llvm::SmallVector<RedistributeStep, 0> steps;
   bool planned = false;
   std::string planError;
+  /// For a required redistribution without a direct plan (P(max) ->
+  /// P(sum)): the replicated placements it goes through
+  /// (`getReplicatedIntermediate`); materialisation emits it as two explicit
+  /// redistributions, and `steps` holds the steps of both halves.
+  std::optional<Placements> through;
 };
 
 /// Everything the analysis knows about one function.
@@ -128,8 +133,10 @@ public:
                  std::string &error) const;
 
   /// Cost (µs) of one redistribution of this plan: PyTorch's cost of the
-  /// transition, or, where PyTorch has none (P(max) -> P(sum)), the cost of
-  /// the steps through R that the plan takes.
+  /// transition, or, where PyTorch has none (P(max) -> P(sum)), PyTorch's
+  /// costs of the two transitions through R that the plan takes: the same
+  /// sum as the two explicit redistributions materialisation emits, so that
+  /// a plan costs the same before and after propagation.
   double getCost(const Redistribution &r) const;
 
   /// Total cost (µs) of the plan's redistributions under the cost model.
