@@ -614,12 +614,10 @@ EXTENDED_PIPELINES = PIPELINES + [
 # lit test stays green while the fix is under way; drop the flag (or the
 # entry) once the fix lands. Each entry: (name, issue item, pipelines or
 # None for any, regex on the failure reason + stderr).
-KNOWN_OPEN = [
-    ("infeasible-plan-json", "issue 9 item 2", {"report-json"},
-     re.compile(r"report is not valid JSON.*\b(inf|nan)\b", re.S)),
-    ("propagate-output-rejected", "issue 9 item 2", {"propagate-fixed-point"},
-     re.compile(r"exit 1 on the propagated output")),
-]
+# None is open now: issue 9's infeasible plans (item 2, a JSON report with
+# `inf`) and propagated outputs that propagation rejected or changed
+# (test/Robustness/fixed_repro_5.txt, fixed_repro_6.txt) are fixed.
+KNOWN_OPEN = []
 
 
 def known_open_class(pname, why, err):

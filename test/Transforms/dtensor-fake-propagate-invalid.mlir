@@ -38,6 +38,30 @@ func.func @impossible_pin(%x: tensor<16x8xf32> {dtensor.spec = #dtensor.spec<@me
 
 // -----
 
+// Pins are checked against every strategy a propagation may have chosen
+// (test/Transforms/dtensor-fake-propagate-pinned.mlir), P(avg) and small
+// shards included, and no more: exp is not linear, and a product with a
+// replicated operand is not max-linear.
+dtensor.mesh @mesh = <["x" = 2]>
+func.func @impossible_avg_pin(%avg: tensor<8xf32> {dtensor.spec = #dtensor.spec<@mesh, [P(avg)]>}) -> tensor<8xf32> {
+  // expected-error @+1 {{'dtensor.specs' asks for results [P(avg)] but no sharding strategy of this op produces them}}
+  %e = math.exp %avg {dtensor.specs = [#dtensor.spec<@mesh, [P(avg)]>]} : tensor<8xf32>
+  return %e : tensor<8xf32>
+}
+
+// -----
+
+dtensor.mesh @mesh = <["x" = 2]>
+func.func @impossible_max_pin(%r: tensor<8xf32> {dtensor.spec = #dtensor.spec<@mesh, [R]>},
+                              %max: tensor<8xf32> {dtensor.spec = #dtensor.spec<@mesh, [P(max)]>})
+    -> tensor<8xf32> {
+  // expected-error @+1 {{'dtensor.specs' asks for results [P(max)] but no sharding strategy of this op produces them}}
+  %m = arith.mulf %r, %max {dtensor.specs = [#dtensor.spec<@mesh, [P(max)]>]} : tensor<8xf32>
+  return %m : tensor<8xf32>
+}
+
+// -----
+
 dtensor.mesh @mesh = <["x" = 4]>
 // expected-error @+1 {{value of type 'tensor<?x8xf32>' has a dynamic shape; the global view needs static shapes}}
 func.func @dynamic(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {

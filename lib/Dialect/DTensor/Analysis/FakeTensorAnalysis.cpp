@@ -515,13 +515,15 @@ LogicalResult FunctionPropagator::keepPinnedCandidates(
   for (ShardingCandidate &c : candidates)
     if (llvm::equal(c.results, pinned))
       kept.push_back(std::move(c));
-  // The strategy may come from whole-function planning: look among all
-  // strategies of the op.
+  // The pin may come from whole-function planning, or from an earlier
+  // propagation whose operands have been redistributed since: look among
+  // every strategy a pin may ask for (a superset of what either strategy
+  // mode chooses).
   if (kept.empty())
     if (auto rule = dyn_cast<ShardingRuleOpInterface>(op)) {
       llvm::SmallVector<ShardingCandidate, 8> all;
       if (succeeded(
-              rule.getAllShardingCandidates(plan.meshShape, current, all)))
+              rule.getPinnableShardingCandidates(plan.meshShape, current, all)))
         for (ShardingCandidate &c : all)
           if (llvm::equal(c.results, pinned))
             kept.push_back(std::move(c));

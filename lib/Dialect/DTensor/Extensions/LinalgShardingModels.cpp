@@ -70,6 +70,15 @@ struct StructuredOpShardingModel
     });
   }
 
+  LogicalResult getPinnableShardingCandidates(
+      Operation *op, llvm::ArrayRef<int64_t> mesh,
+      llvm::ArrayRef<Placements> current,
+      llvm::SmallVectorImpl<ShardingCandidate> &out) const {
+    return withLoopSpace(op, mesh, out, [&](const LoopSpace &space) {
+      enumeratePinnableLoopSpace(space, mesh, current, out);
+    });
+  }
+
   bool preservesCreation(Operation *op) const {
     return kIsCreatedCopy<OpTy> &&
            cast<linalg::LinalgOp>(op).hasPureTensorSemantics();

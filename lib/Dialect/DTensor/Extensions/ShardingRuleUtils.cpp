@@ -479,12 +479,25 @@ static ShardingCandidate reductionCandidate(const LoopSpace &space,
                         [&](int64_t i, int64_t) { return i == input; });
 }
 
-/// Calls `fn` with every assignment of one of `numOptions` options to each
-/// of `numAxes` mesh axes, first axis varying slowest (itertools.product).
-/// partial.
+namespace {
+/// Which assignments `expandOverMesh` keeps.
+enum class Expansion {
+  /// Those whose operands and results are all shardable
+  /// (`is_tensor_shardable`) and that make no P(avg).
+  Shardable,
+  /// Only the others: a dim with fewer elements than its shards, or a
+  /// P(avg) option.
+  Extra,
+};
+} // namespace
+
+/// Appends the candidate of every assignment of one of `options` to each
+/// mesh axis (first axis varying slowest, itertools.product) that `keep`
+/// asks for.
 static void expandOverMesh(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
                            llvm::ArrayRef<AxisChoice> options,
-                           llvm::SmallVectorImpl<ShardingCandidate> &out) {
+                           llvm::SmallVectorImpl<ShardingCandidate> &out,
+                           Expansion keep = Expansion::Shardable) {
   llvm::SmallVector<AxisChoice, 2> choices(mesh.size());
   forEachAxisAssignment(
       mesh.size(), options.size(), [&](llvm::ArrayRef<int64_t> idx) {
@@ -495,12 +508,18 @@ static void expandOverMesh(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
               int64_t only = choices[axis].partialOperand;
               return only < 0 || only == i;
             });
+        bool shardable = true;
         for (auto [i, m] : llvm::enumerate(space.operands))
           if (m && !isShardable(m->shape, mesh, c.operands[i]))
-            return;
+            shardable = false;
         for (auto [i, m] : llvm::enumerate(space.results))
           if (!isShardable(m.shape, mesh, c.results[i]))
-            return;
+            shardable = false;
+        bool avg = llvm::any_of(choices, [](const AxisChoice &ch) {
+          return ch.kind == AxisChoice::Partial && ch.reduce == ReduceOp::Avg;
+        });
+        if ((keep == Expansion::Shardable) != (shardable && !avg))
+          return;
         out.push_back(std::move(c));
       });
 }
@@ -676,11 +695,12 @@ followWithBlockedDims(Operation *op, llvm::ArrayRef<int64_t> mesh,
 // Exhaustive candidates (whole-function planning)
 //===----------------------------------------------------------------------===//
 
-/// Every strategy of a loop-space op: per mesh axis, replicate, shard one
-/// loop (a reduction loop gives a partial with the combiner), or pass partial
-/// inputs through a linear payload; expanded over the mesh axes.
-void enumerateLoopSpace(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
-                        llvm::SmallVectorImpl<ShardingCandidate> &out) {
+/// The per-axis options of every strategy of a loop-space op: replicate,
+/// shard one loop (a reduction loop gives a partial with the combiner), or
+/// pass partial inputs through a linear payload. With `avg`, every option
+/// that passes P(sum) through comes once more with P(avg).
+static llvm::SmallVector<AxisChoice> exhaustiveOptions(const LoopSpace &space,
+                                                       bool avg) {
   llvm::SmallVector<int64_t> inputs = getTensorInputs(space);
   const DimMap &res = space.results.front();
   llvm::SmallVector<AxisChoice> options;
@@ -693,17 +713,22 @@ void enumerateLoopSpace(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
       options.push_back({AxisChoice::Loop, l, ReduceOp::Sum, -1});
     }
   }
+  llvm::SmallVector<ReduceOp, 2> additive{ReduceOp::Sum};
+  if (avg)
+    additive.push_back(ReduceOp::Avg);
   bool pointwise = !llvm::is_contained(space.isReduction, true);
   if (!space.readsInits && (pointwise || space.combiner == ReduceOp::Sum)) {
     switch (pointwise ? space.linearity : Linearity::Add) {
     case Linearity::Add:
       if (pointwise || space.linearity == Linearity::Add)
-        options.push_back({AxisChoice::Partial, -1, ReduceOp::Sum, -1});
+        for (ReduceOp r : additive)
+          options.push_back({AxisChoice::Partial, -1, r, -1});
       break;
     case Linearity::One:
-      for (int64_t i : inputs)
-        if (space.linearIn[i])
-          options.push_back({AxisChoice::Partial, -1, ReduceOp::Sum, i});
+      for (ReduceOp r : additive)
+        for (int64_t i : inputs)
+          if (space.linearIn[i])
+            options.push_back({AxisChoice::Partial, -1, r, i});
       break;
     case Linearity::Max:
       options.push_back({AxisChoice::Partial, -1, ReduceOp::Max, -1});
@@ -715,7 +740,29 @@ void enumerateLoopSpace(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
       break;
     }
   }
-  expandOverMesh(space, mesh, options, out);
+  return options;
+}
+
+/// Every strategy of a loop-space op: the exhaustive options expanded over
+/// the mesh axes, shardable ones only.
+void enumerateLoopSpace(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
+                        llvm::SmallVectorImpl<ShardingCandidate> &out) {
+  expandOverMesh(space, mesh, exhaustiveOptions(space, /*avg=*/false), out);
+}
+
+void enumeratePinnableLoopSpace(const LoopSpace &space,
+                                llvm::ArrayRef<int64_t> mesh,
+                                llvm::ArrayRef<Placements> current,
+                                llvm::SmallVectorImpl<ShardingCandidate> &out) {
+  enumerateLoopSpace(space, mesh, out);
+  // P(avg) reaches the op only on an operand that carries it.
+  bool avg = llvm::any_of(current, [](const Placements &ps) {
+    return llvm::any_of(ps, [](Placement p) {
+      return p.isPartial() && p.getReduceOp() == ReduceOp::Avg;
+    });
+  });
+  expandOverMesh(space, mesh, exhaustiveOptions(space, avg), out,
+                 Expansion::Extra);
 }
 
 ShardingCandidate creationCandidate(const LoopSpace &space,
@@ -761,6 +808,19 @@ allElementwiseCandidates(Operation *op, llvm::ArrayRef<int64_t> mesh,
   if (failed(space))
     return failure();
   enumerateLoopSpace(*space, mesh, out);
+  return success();
+}
+
+LogicalResult allPinnableElementwiseCandidates(
+    Operation *op, llvm::ArrayRef<int64_t> mesh,
+    llvm::ArrayRef<Placements> current,
+    llvm::SmallVectorImpl<ShardingCandidate> &out) {
+  if (!isPointwiseShaped(op))
+    return failure();
+  FailureOr<LoopSpace> space = buildElementwiseSpace(op);
+  if (failed(space))
+    return failure();
+  enumeratePinnableLoopSpace(*space, mesh, current, out);
   return success();
 }
 

@@ -12,10 +12,32 @@
 using namespace mlir;
 using namespace mlir::dtensor;
 
+namespace {
+/// The values materialization adds in place of planned ones (created copies
+/// and redistributions): their placements, and the planned value each one
+/// stands for.
+struct Replacements {
+  llvm::DenseMap<Value, Placements> placements;
+  llvm::DenseMap<Value, Value> original;
+
+  void add(Value replacement, Value of, const Placements &ps) {
+    placements[replacement] = ps;
+    original[replacement] = original.lookup(of) ? original.lookup(of) : of;
+  }
+};
+} // namespace
+
 /// Builds a copy of the created `value` directly in `target`: the ops
 /// creating it are cloned, their created operands recursively, and the
-/// copies are annotated. Each rank then builds its own part.
-static Value createIn(OpBuilder &b, const FunctionPlan &plan, Value value,
+/// copies are annotated. Each rank then builds its own part. An operand
+/// that an earlier copy or redistribution replaced (the destination of a
+/// fill whose other users need it elsewhere) is read in the placements the
+/// copy needs: kept if it has them, else the planned value it replaced if
+/// that one has them, else built anew from that planned value, so that no
+/// two copies share a created operand in placements one of them does not
+/// want.
+static Value createIn(OpBuilder &b, const FunctionPlan &plan,
+                      Replacements &repl, Value value,
                       const Placements &target) {
   Operation *def = value.getDefiningOp();
   FailureOr<ShardingCandidate> c =
@@ -23,16 +45,25 @@ static Value createIn(OpBuilder &b, const FunctionPlan &plan, Value value,
   assert(succeeded(c) && "checked by canCreateIn");
   IRMapping mapping;
   for (OpOperand &o : def->getOpOperands()) {
-    const FakeTensor *t = plan.lookup(o.get());
-    const Placements &want = c->operands[o.getOperandNumber()];
-    if (!t || t->placements == want)
-      continue;
     Value operand = o.get();
-    mapping.map(operand, createIn(b, plan, operand, want));
+    const Placements &want = c->operands[o.getOperandNumber()];
+    Value planned = operand;
+    if (!plan.lookup(operand)) {
+      auto made = repl.placements.find(operand);
+      if (made == repl.placements.end() || made->second == want)
+        continue;
+      planned = repl.original.lookup(operand);
+    }
+    const FakeTensor *t = plan.lookup(planned);
+    if (!t || t->placements == want)
+      mapping.map(operand, planned);
+    else
+      mapping.map(operand, createIn(b, plan, repl, planned, want));
   }
   Operation *copy = b.clone(*def, mapping);
   copy->setAttr(DTensorDialect::kSpecsAttrName,
                 ArrayAttr::get(b.getContext(), {plan.getSpecAttr(target)}));
+  repl.add(copy->getResult(0), value, target);
   return copy->getResult(0);
 }
 
@@ -65,6 +96,7 @@ MaterializeStats mlir::dtensor::materializePlan(FunctionOpInterface func,
   // start, in program order.
   llvm::DenseMap<Block *, Operation *> lastAtStart;
   llvm::SetVector<Operation *> recreated;
+  Replacements repl;
   for (const Redistribution &r : plan.getRedistributions()) {
     if (r.op)
       continue;
@@ -79,7 +111,7 @@ MaterializeStats mlir::dtensor::materializePlan(FunctionOpInterface func,
     Value replacement;
     if (canCreateIn(value, r.target)) {
       recreated.insert(value.getDefiningOp());
-      replacement = createIn(b, plan, value, r.target);
+      replacement = createIn(b, plan, repl, value, r.target);
       ++stats.recreated;
     } else {
       // No direct plan (P(max) -> P(sum)): an explicit step through R.
@@ -93,6 +125,7 @@ MaterializeStats mlir::dtensor::materializePlan(FunctionOpInterface func,
         }
       replacement = RedistributeOp::create(b, value.getLoc(), from,
                                            plan.getSpecAttr(r.target));
+      repl.add(replacement, value, r.target);
       ++stats.redistributions;
     }
     if (!value.getDefiningOp())

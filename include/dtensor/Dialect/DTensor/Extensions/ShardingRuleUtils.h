@@ -109,6 +109,18 @@ void einsumCandidates(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
 void enumerateLoopSpace(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
                         llvm::SmallVectorImpl<ShardingCandidate> &out);
 
+/// Every strategy an explicit `dtensor.specs` may ask of a loop-space op
+/// (`getPinnableShardingCandidates`): those of `enumerateLoopSpace` first,
+/// then what PyTorch's rules also make: partials kept as P(avg) where the
+/// strategies pass P(sum) through, if an operand in `current` is P(avg)
+/// (the pointwise rule keeps the reduction of the input it follows), and
+/// shards of dims with fewer elements than their shards (the pointwise rule
+/// does not ask `is_tensor_shardable`). The planner never sees the latter.
+void enumeratePinnableLoopSpace(const LoopSpace &space,
+                                llvm::ArrayRef<int64_t> mesh,
+                                llvm::ArrayRef<Placements> current,
+                                llvm::SmallVectorImpl<ShardingCandidate> &out);
+
 /// The candidate of a created copy (fill, broadcast, transpose) producing
 /// its result in `result`, operands mapped back through the loop space.
 ShardingCandidate creationCandidate(const LoopSpace &space,
@@ -126,6 +138,13 @@ elementwiseCandidates(Operation *op, llvm::ArrayRef<int64_t> mesh,
 LogicalResult
 allElementwiseCandidates(Operation *op, llvm::ArrayRef<int64_t> mesh,
                          llvm::SmallVectorImpl<ShardingCandidate> &out);
+
+/// Every strategy an explicit `dtensor.specs` may ask of an elementwise op
+/// (`enumeratePinnableLoopSpace`).
+LogicalResult
+allPinnableElementwiseCandidates(Operation *op, llvm::ArrayRef<int64_t> mesh,
+                                 llvm::ArrayRef<Placements> current,
+                                 llvm::SmallVectorImpl<ShardingCandidate> &out);
 
 /// Candidate with every tensor operand and result replicated.
 ShardingCandidate replicatedCandidate(Operation *op, size_t meshRank);
@@ -187,6 +206,12 @@ struct ElementwiseShardingModel
                            llvm::ArrayRef<Placements>,
                            llvm::SmallVectorImpl<ShardingCandidate> &out) const {
     return allElementwiseCandidates(op, mesh, out);
+  }
+  LogicalResult getPinnableShardingCandidates(
+      Operation *op, llvm::ArrayRef<int64_t> mesh,
+      llvm::ArrayRef<Placements> current,
+      llvm::SmallVectorImpl<ShardingCandidate> &out) const {
+    return allPinnableElementwiseCandidates(op, mesh, current, out);
   }
 };
 

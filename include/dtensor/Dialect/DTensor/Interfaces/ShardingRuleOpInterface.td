@@ -57,6 +57,27 @@ def ShardingRuleOpInterface : OpInterface<"ShardingRuleOpInterface"> {
       }]
     >,
     InterfaceMethod<[{
+        Appends every strategy that an explicit `dtensor.specs` on this op
+        may ask for, given the current placements of its operands: at least
+        those of `getAllShardingCandidates`, and those `getShardingCandidates`
+        gives for the placements its operands had before a propagation
+        redistributed them to what the chosen candidate asks for (a rule that
+        follows one of several operands may follow another one then). The
+        fake-tensor analysis checks pins against these; the planner never
+        chooses from them. The default is `getAllShardingCandidates`.
+      }],
+      "::llvm::LogicalResult", "getPinnableShardingCandidates",
+      (ins "::llvm::ArrayRef<int64_t>":$meshShape,
+           "::llvm::ArrayRef<::mlir::dtensor::Placements>":$current,
+           "::llvm::SmallVectorImpl<::mlir::dtensor::ShardingCandidate> &":$out),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/[{
+        return ::llvm::cast<::mlir::dtensor::ShardingRuleOpInterface>(
+                   $_op.getOperation())
+            .getAllShardingCandidates(meshShape, current, out);
+      }]
+    >,
+    InterfaceMethod<[{
         True if this op creates its tensor results from nothing but scalars
         and attributes (constants, empty tensors, splats), so that every
         rank can build any placement of them locally.
