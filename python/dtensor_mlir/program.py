@@ -120,6 +120,9 @@ class Program:
         # when it is given none; torch_outputs: the front end's own forward.
         self.example_inputs = example_inputs
         self.torch_outputs = torch_outputs
+        # The argument names (a front end's) and the global values it knows.
+        self.input_names = None
+        self.known_inputs = {}
         self._annotated = {}
         self._reports = {}
 
@@ -226,11 +229,11 @@ class Program:
             if value.startswith("result"):
                 index = int(value[len("result"):] or 0)
                 return f["returns"][index], f, value
-            params = self.argument_names()
-            if value not in params:
-                raise KeyError(f"no parameter {value!r}; the parameters are "
-                               + ", ".join(p for p in params if p))
-            value = f"%arg{params.index(value)}"
+            names = self.input_names or self.argument_names()
+            if value not in names:
+                raise KeyError(f"no argument or parameter {value!r}; the names are "
+                               + ", ".join(n for n in names if n))
+            value = f"%arg{names.index(value)}"
         for v in f["values"]:
             if v["name"] == value:
                 return v, f, value
@@ -259,6 +262,27 @@ class Program:
                       ).replace("  ", " ")
         return sharding_picture(tuple(v["global_shape"]), placements, dm, device_type, header)
 
+    def inputs(self, named=None, **more):
+        """run() inputs in argument order from {name: array} (the front
+        end's input_names), the values it knows filling the others."""
+        named = dict(named or {}, **more)
+        if self.input_names is None:
+            raise ValueError("this program has no input names (it was not built by a front end)")
+        unknown = set(named) - set(self.input_names)
+        if unknown:
+            raise KeyError(f"no inputs named {', '.join(sorted(unknown))}; the inputs are "
+                           + ", ".join(self.input_names))
+        out = []
+        for n in self.input_names:
+            if n in named:
+                out.append(named[n])
+            elif n in self.known_inputs:
+                out.append(self.known_inputs[n])
+            else:
+                raise ValueError(f"input {n!r} is needed: only the local shard of its "
+                                 "DTensor is known")
+        return out
+
     # -- running ------------------------------------------------------------
     def run(self, np=None, inputs=None, check=True, strategy="global", seed=None,
             rtol=None, atol=None, timeout=None, trace=None, iters=None):
@@ -267,7 +291,7 @@ class Program:
         of comparing them with the program on one rank when check=True).
 
         `inputs`: numpy arrays in argument order (global tensors; every rank
-        takes its shard), "random", or None for the front end's example
+        takes its shard), {name: array} (see inputs()), "random", or None for the front end's example
         inputs (random when there are none). A failed check returns the
         outputs with `.check.passed` False; any other failure raises
         RunError with what dtensor-run printed."""
@@ -276,6 +300,8 @@ class Program:
         _check_choice("strategy", strategy, STRATEGIES)
         if inputs is None:
             inputs = self.example_inputs if self.example_inputs is not None else "random"
+        elif isinstance(inputs, dict):
+            inputs = self.inputs(inputs)
         with tempfile.TemporaryDirectory(prefix="dtensor-run-") as tmp:
             src = os.path.join(tmp, "program.mlir")
             with open(src, "w") as f:
