@@ -51,11 +51,13 @@ class RunError(RuntimeError):
 
 
 class CheckResult:
-    """The line `check: PASS max_abs_err=... max_rel_err=...` of a run."""
+    """The line `check: PASS max_abs_err=... max_rel_err=...` of a run;
+    `details`: the lines after a FAIL (where the outputs differ)."""
 
     def __init__(self, line):
         m = re.match(r"check: (PASS|FAIL)\b(.*)", line)
         self.line = line
+        self.details = []
         self.passed = bool(m) and m.group(1) == "PASS"
         self.max_abs_err = self.max_rel_err = None
         for key in ("max_abs_err", "max_rel_err"):
@@ -82,8 +84,10 @@ class RunResult(list):
         self.plan = None
         self.rank_ms = {}
         for line in output.splitlines():
-            if line.startswith("check: "):
+            if re.match(r"check: (PASS|FAIL)\b", line):
                 self.check = CheckResult(line)
+            elif line.startswith("check: ") and self.check is not None:
+                self.check.details.append(line[len("check: "):])
             elif line.startswith("plan: "):
                 self.plan = line
             else:

@@ -186,6 +186,58 @@ def _insert_mesh(text, mesh):
     return text[:m.end()] + "\n  " + mesh.mlir + text[m.end():]
 
 
+# -- errors ------------------------------------------------------------------
+
+_FILE_LINE_RE = re.compile(r'"([^"]+)":(\d+):(\d+)')
+
+
+def _walk(op):
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.operations:
+                yield inner
+                yield from _walk(inner.operation)
+
+
+def source_line(location):
+    """`file:line: <the line>` of the user's frame in a torch-mlir location
+    (the innermost frame outside torch and this package), or None."""
+    import linecache
+    import os
+    import torch
+    skip = (os.path.dirname(torch.__file__), os.path.dirname(os.path.abspath(__file__)))
+    frames = _FILE_LINE_RE.findall(str(location))
+    if not frames:
+        return None
+    user = [f for f in frames if not os.path.abspath(f[0]).startswith(skip)]
+    path, line, _ = (user or frames)[0]
+    text = linecache.getline(path, int(line)).strip()
+    return f"{path}:{line}" + (f": {text}" if text else "")
+
+
+_UNKNOWN_DIALECT_RE = re.compile(r"Dialect `([\w.]+)' not found for custom op '([\w.]+)'")
+
+
+def _unknown_op_error(error, imported):
+    """An MLIRError naming the op torch-mlir produced that dtensor-mlir does
+    not know and the PyTorch source line it came from; `error` otherwise."""
+    m = _UNKNOWN_DIALECT_RE.search(str(error))
+    if not m:
+        return error
+    dialect, op_name = m.groups()
+    lines = []
+    for op in _walk(imported.operation):
+        if op.operation.name == op_name:
+            where = source_line(op.location)
+            if where and where not in lines:
+                lines.append(where)
+    where = ("\n".join(f"  {w}" for w in lines) if lines
+             else "  (no source location in the exported graph)")
+    return MLIRError(
+        f"error: no sharding rule for '{op_name}': torch-mlir lowered an op of the model "
+        f"to the '{dialect}' dialect, which dtensor-mlir does not handle; made at\n{where}")
+
+
 # -- from_torch ------------------------------------------------------------
 
 def from_torch(module, args, placements=None, mesh=None, func_name="forward",
@@ -281,7 +333,10 @@ def from_torch(module, args, placements=None, mesh=None, func_name="forward",
     if mesh is not None:
         text = _insert_mesh(text, mesh)
 
-    module_ir = Module.parse(_context(), text, "from_torch")
+    try:
+        module_ir = Module.parse(_context(), text, "from_torch")
+    except MLIRError as e:
+        raise _unknown_op_error(e, imported) from None
     program = Program(module_ir, text, func_name)
     program.input_names = [v.name for v in values]
     program.known_inputs = {v.name: v.value.numpy() for v in values if v.value is not None}
