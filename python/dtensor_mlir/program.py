@@ -352,13 +352,14 @@ class Program:
 
 
 def compile(text, entry=None, source_name="<input>"):
-    """Parses and verifies a global-view module (MLIR text or bytecode) and
+    """Parses and verifies a global-view module (MLIR text, or bytecode as
+    bytes) and
     runs the analysis once, so that a program the analysis rejects fails
     here, with MLIRError carrying the diagnostics."""
-    if isinstance(text, bytes):
-        data = text
-        text = data.decode("utf-8", errors="replace")
-    module = Module.parse(_context(), text, source_name)
-    program = Program(module, text, entry)
+    data = bytes(text) if isinstance(text, (bytes, bytearray)) else text.encode("utf-8")
+    module = Module.parse(_context(), data, source_name)
+    # Bytecode has no text of its own: its source is the module as printed.
+    source = str(module) if isinstance(text, (bytes, bytearray)) else text
+    program = Program(module, source, entry)
     program.annotate()
     return program

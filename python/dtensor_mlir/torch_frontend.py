@@ -334,7 +334,7 @@ def from_torch(module, args, placements=None, mesh=None, func_name="forward",
         text = _insert_mesh(text, mesh)
 
     try:
-        module_ir = Module.parse(_context(), text, "from_torch")
+        module_ir = Module.parse(_context(), text.encode("utf-8"), "from_torch")
     except MLIRError as e:
         raise _unknown_op_error(e, imported) from None
     program = Program(module_ir, text, func_name)

@@ -53,12 +53,12 @@ private:
 
 class Module {
 public:
-  /// Parses `text` (MLIR text or bytecode) in `context`.
-  static Module *parse(Context &context, const std::string &text,
+  /// Parses `data` (MLIR text or bytecode) in `context`.
+  static Module *parse(Context &context, nb::bytes data,
                        const std::string &sourceName) {
     char *diags = nullptr;
     DtensorModule m =
-        dtensorModuleCreateParse(context.get(), text.data(), text.size(),
+        dtensorModuleCreateParse(context.get(), data.c_str(), data.size(),
                                  sourceName.c_str(), &diags);
     std::string message = takeString(diags);
     if (dtensorModuleIsNull(m))
@@ -127,10 +127,10 @@ NB_MODULE(_dtensor_mlir, m) {
       .def(nb::init<>());
 
   nb::class_<Module>(m, "Module", "A builtin.module owned by Python.")
-      .def_static("parse", &Module::parse, nb::arg("context"), nb::arg("text"),
+      .def_static("parse", &Module::parse, nb::arg("context"), nb::arg("data"),
                   nb::arg("source_name") = "<input>",
                   nb::keep_alive<0, 1>(), nb::rv_policy::take_ownership,
-                  "Parses and verifies MLIR text or bytecode.")
+                  "Parses and verifies MLIR text or bytecode (bytes).")
       .def("__str__", &Module::str)
       .def("clone", &Module::clone, nb::keep_alive<0, 1>(),
            nb::rv_policy::take_ownership)

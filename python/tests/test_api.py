@@ -180,11 +180,21 @@ func.func @f(%x: tensor<4xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>}) ->
 
 def test_bad_pipeline_is_an_exception(mlp):
     from dtensor_mlir import _dtensor_mlir as core
-    m = core.Module.parse(core.Context(), example("mlp.mlir"))
+    m = core.Module.parse(core.Context(), example("mlp.mlir").encode())
     with pytest.raises(dm.MLIRError, match="'dtensor-no-such-pass' does not refer to a registered"):
         m.run_pass_pipeline("builtin.module(dtensor-no-such-pass)")
     with pytest.raises(dm.MLIRError, match="expected 'builtin.module'"):
         m.run_pass_pipeline("func.func(canonicalize)")
+
+
+def test_compile_bytecode():
+    import subprocess
+    bc = subprocess.run([dm.tool_path("dtensor-opt"), os.path.join(ROOT, "examples", "mlp.mlir"),
+                         "--emit-bytecode"], capture_output=True, check=True).stdout
+    assert bc[:4] == b"ML\xefR"
+    p = dm.compile(bc)
+    assert p.function_report()["totals"]["num_collectives"] == 1
+    assert "func.func @mlp" in p.source
 
 
 def test_run_error_carries_the_output(mlp):
