@@ -16,7 +16,7 @@ import inspect
 import re
 
 from .placement import DeviceMesh, Partial, Placement, Replicate, Shard
-from .program import Program, _context, compile as _compile
+from .program import Program, _context
 from ._dtensor_mlir import MLIRError, Module
 
 
