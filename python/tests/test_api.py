@@ -200,3 +200,22 @@ def test_compile_bytecode():
 def test_run_error_carries_the_output(mlp):
     with pytest.raises(dm.RunError, match="dtensor-run failed"):
         mlp.run(np=4, inputs=[np.zeros((3, 3), np.float32)] * 3)
+
+
+def test_annotate_signature_keeps_locations_and_attributes():
+    """The signature rewrite of from_torch (pure text; no torch needed)."""
+    from dtensor_mlir.torch_frontend import annotate_signature
+    text = ('module {\n  func.func @f(%arg0: tensor<4x8xf32> loc(callsite(#loc1 at #loc2)), '
+            '%arg1: tensor<8xf32> loc(#loc3)) -> (tensor<4x8xf32>, tensor<f32>) {\n'
+            '    return %arg0, %c : tensor<4x8xf32>, tensor<f32>\n  }\n}\n')
+    out = annotate_signature(text, "f", [["dtensor.spec = S"], ['dtensor.param = "b"']],
+                             [["dtensor.spec = R"], []])
+    assert out.splitlines()[1] == (
+        '  func.func @f(%arg0: tensor<4x8xf32> {dtensor.spec = S} loc(callsite(#loc1 at #loc2)), '
+        '%arg1: tensor<8xf32> {dtensor.param = "b"} loc(#loc3)) -> '
+        '(tensor<4x8xf32> {dtensor.spec = R}, tensor<f32>) {')
+    single = annotate_signature("func.func @g(%arg0: tensor<2xf32>) -> tensor<2xf32> {\n}",
+                                "g", [[]], [["x = 1"]])
+    assert single.startswith("func.func @g(%arg0: tensor<2xf32>) -> (tensor<2xf32> {x = 1}) {")
+    with pytest.raises(ValueError, match="has 1 arguments, expected 2"):
+        annotate_signature(single, "g", [[], []], [[]])

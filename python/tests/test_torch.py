@@ -175,3 +175,39 @@ def test_unhandled_op_names_the_op_and_the_source_line():
     message = str(info.value)
     assert "no sharding rule for 'tm_tensor.sort'" in message
     assert f"models.py:{line}: return torch.sort(x, dim=0).values + 1" in message
+
+
+def test_2d_mesh_and_several_results():
+    """A 2-D mesh (dp x tp) from a dict, placements per axis, two results."""
+    import torch
+    from torch import nn
+
+    class TwoOut(nn.Module):
+        def __init__(self):
+            super().__init__()
+            g = torch.Generator().manual_seed(5)
+            self.w = nn.Parameter(torch.randn(16, 32, generator=g) / 4)
+
+        def forward(self, x):
+            h = x @ self.w
+            return torch.relu(h), h.sum(dim=1)
+
+    model = TwoOut()
+    x = torch.randn(8, 16)
+    program = dm.from_torch(model, (x,), mesh={"dp": 2, "tp": 2},
+                            placements={"x": [dm.Shard(0), dm.Replicate()],
+                                        "w": [dm.Replicate(), dm.Shard(1)],
+                                        "output1": [dm.Shard(0), dm.Replicate()]})
+    text = program.mlir
+    assert 'dtensor.mesh @mesh = <["dp" = 2, "tp" = 2]>' in text
+    assert '{dtensor.param = "w", dtensor.spec = #dtensor.spec<@mesh, [R, S(1)]>}' in text
+    f = program.function_report()
+    assert f["returns"][1]["placements"] == ["S(0)", "R"]
+    assert program.visualize_sharding("w", header="").splitlines()[2:] == [
+        "Row 0-15  cpu:0, cpu:2  cpu:1, cpu:3"]
+    out = program.run(np=4)
+    assert out.check.passed, out.output
+    with torch.no_grad():
+        relu, sums = model(x)
+    assert np.abs(out[0] - relu.numpy()).max() <= 1e-5
+    assert np.abs(out[1] - sums.numpy()).max() <= 1e-5
