@@ -211,3 +211,28 @@ def test_2d_mesh_and_several_results():
         relu, sums = model(x)
     assert np.abs(out[0] - relu.numpy()).max() <= 1e-5
     assert np.abs(out[1] - sums.numpy()).max() <= 1e-5
+
+
+def test_buffers_are_constants_and_biases_parameters():
+    import torch
+    from torch import nn
+
+    class WithBuffer(nn.Module):
+        def __init__(self):
+            super().__init__()
+            torch.manual_seed(4)
+            self.lin = nn.Linear(16, 16)
+            self.register_buffer("scale", torch.rand(16))
+
+        def forward(self, x):
+            return self.lin(x) * self.scale
+
+    model = WithBuffer().eval()
+    x = torch.randn(8, 16)
+    program = dm.from_torch(model, (x,), mesh={"dp": 4}, placements={"x": ["S(0)"]})
+    assert program.input_names == ["x", "lin.weight", "lin.bias"]
+    assert "dense_resource" in program.source          # the buffer, frozen
+    out = program.run(np=4)
+    assert out.check.passed
+    with torch.no_grad():
+        assert np.abs(out[0] - model(x).numpy()).max() <= 1e-5
