@@ -23,7 +23,45 @@ if [ ! -x /usr/lib/llvm-22/bin/lit ] && ! command -v lit >/dev/null; then
   python3 -m pip install -q lit
 fi
 
-if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+# --- Python package dtensor_mlir (python/, pyproject.toml) ----------------------
+# nanobind and scikit-build-core build the extension (before the configure
+# step below: CMake builds python/ only when it finds nanobind), numpy and
+# pytest run it and its tests (test/Python). From PyPI. A failed install only
+# leaves the package out of the build: test/Python is then unsupported.
+# DTENSOR_WITH_TORCH=1 (scripts/test.sh sets it) also installs torch and
+# torch-mlir for dtensor_mlir.from_torch and its tests: measured on a 2-core
+# machine, 207 s and 5.6 GB in site-packages (torch's default wheel brings the
+# CUDA libraries; it runs on CPUs). Without them those tests report skipped.
+py_missing() { ! python3 -c "import $1" 2>/dev/null; }
+RECONFIGURE=0
+if python3 -m pip --version >/dev/null 2>&1; then
+  PY_PACKAGES=()
+  py_missing nanobind && PY_PACKAGES+=(nanobind)
+  py_missing scikit_build_core && PY_PACKAGES+=(scikit-build-core)
+  py_missing numpy && PY_PACKAGES+=(numpy)
+  py_missing pytest && PY_PACKAGES+=(pytest)
+  if [ "${DTENSOR_WITH_TORCH:-0}" = 1 ]; then
+    py_missing torch && PY_PACKAGES+=(torch)
+    py_missing torch_mlir && PY_PACKAGES+=(torch-mlir)
+  fi
+  if [ ${#PY_PACKAGES[@]} -gt 0 ]; then
+    echo "setup: installing Python packages ${PY_PACKAGES[*]}"
+    # A build folder configured before nanobind was there reconfigures.
+    [[ " ${PY_PACKAGES[*]} " == *" nanobind "* ]] && [ -f "$BUILD_DIR/build.ninja" ] &&
+      RECONFIGURE=1
+    python3 -m pip install -q "${PY_PACKAGES[@]}" ||
+      echo "setup: installing ${PY_PACKAGES[*]} failed; the Python package or its torch tests will be left out" >&2
+  fi
+  # Python's headers, for the extension (python3-dev for Debian's python3).
+  if ! python3 -c 'import sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; then
+    echo "setup: Python.h not found (install python3-dev); the Python package will be left out" >&2
+  fi
+else
+  echo "setup: pip unavailable; the Python package dtensor_mlir will be left out" >&2
+fi
+# --- end Python package ---------------------------------------------------------
+
+if [ ! -f "$BUILD_DIR/build.ninja" ] || [ "${RECONFIGURE:-0}" = 1 ]; then
   cmake -G Ninja -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
 fi
 cmake --build "$BUILD_DIR"
