@@ -41,9 +41,10 @@ namespace {
 //===----------------------------------------------------------------------===//
 
 void validateOptions(const Options &options) {
-  if (options.strategy != "pytorch" && options.strategy != "global")
-    fail("--strategy must be pytorch or global, got '" + options.strategy +
-         "'");
+  if (options.strategy != "pytorch" && options.strategy != "global" &&
+      options.strategy != "exact")
+    fail("--strategy must be pytorch, global or exact, got '" +
+         options.strategy + "'");
   if (options.backend != "cpu")
     fail("backend '" + options.backend +
          "' is not available: this build runs on CPUs (--backend cpu)");

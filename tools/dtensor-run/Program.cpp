@@ -128,6 +128,8 @@ ProgramInfo dtensor_run::analyzeProgram(ModuleOp module,
   FakeTensorOptions analysisOptions;
   analysisOptions.strategy = options.strategy == "pytorch"
                                  ? StrategyMode::PyTorch
+                             : options.strategy == "exact"
+                                 ? StrategyMode::Exact
                                  : StrategyMode::Global;
   FakeTensorAnalysis analysis(module, analysisOptions);
   if (!analysis.succeeded())

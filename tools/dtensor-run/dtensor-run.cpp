@@ -54,7 +54,7 @@ static cl::opt<std::string> traceFile("trace",
                                       cl::cat(runCategory));
 static cl::opt<std::string> backend("backend", cl::desc("cpu or cuda"),
                                     cl::init("cpu"), cl::cat(runCategory));
-static cl::opt<std::string> strategy("strategy", cl::desc("pytorch or global"),
+static cl::opt<std::string> strategy("strategy", cl::desc("pytorch, global or exact"),
                                      cl::init("global"), cl::cat(runCategory));
 static cl::opt<int> iterations("iters", cl::desc("timed runs per rank"),
                                cl::init(1), cl::cat(runCategory));

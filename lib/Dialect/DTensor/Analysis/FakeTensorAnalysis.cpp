@@ -839,6 +839,38 @@ FakeTensorAnalysis::FakeTensorAnalysis(ModuleOp module,
 
 FakeTensorAnalysis::~FakeTensorAnalysis() = default;
 
+std::unique_ptr<FunctionPlan>
+FakeTensorAnalysis::planGlobally(FunctionOpInterface func,
+                                 std::unique_ptr<FunctionPlan> pytorch) {
+  GlobalPlannerOptions plannerOptions;
+  plannerOptions.exact = options.strategy == StrategyMode::Exact;
+  PlannerStats stats;
+  llvm::SmallVector<ForcedStrategies, 2> alternatives =
+      planFunctionGlobally(func, *pytorch, plannerOptions, &stats);
+  pytorch->plannerStats = stats;
+  // Each alternative is propagated and costed as the program will be; the
+  // cheapest is kept, PyTorch's unless one is strictly cheaper. Their
+  // diagnostics (if any) are not the user's concern when one is dropped.
+  std::unique_ptr<FunctionPlan> best = std::move(pytorch);
+  double bestCost = best->pytorchCommCost;
+  for (const ForcedStrategies &forced : alternatives) {
+    auto global = std::make_unique<FunctionPlan>();
+    ScopedDiagnosticHandler quiet(func.getContext(),
+                                  [](Diagnostic &) { return success(); });
+    if (failed(FunctionPropagator(*this, *global, func, &forced).run()))
+      continue;
+    global->planRedistributions();
+    global->pytorchCommCost = best->pytorchCommCost;
+    global->plannerStats = stats;
+    double cost = global->computeCommCost();
+    if (cost < bestCost - 1e-9) {
+      bestCost = cost;
+      best = std::move(global);
+    }
+  }
+  return best;
+}
+
 FunctionPlan *FakeTensorAnalysis::analyze(FunctionOpInterface func) {
   auto it = plans.find(func);
   if (it != plans.end())
@@ -860,26 +892,8 @@ FunctionPlan *FakeTensorAnalysis::analyze(FunctionOpInterface func) {
   // its own in PyTorch's model).
   plan->planRedistributions();
   plan->pytorchCommCost = plan->computeCommCost();
-  if (options.strategy == StrategyMode::Global && plan->getMesh()) {
-    ForcedStrategies forced = planFunctionGlobally(func, *plan);
-    auto global = std::make_unique<FunctionPlan>();
-    // An empty plan: the planner found nothing cheaper than PyTorch's.
-    // The global plan is an alternative: its diagnostics (if any) are not
-    // the user's concern when the PyTorch plan is kept.
-    bool globalOk = !forced.empty();
-    if (globalOk) {
-      ScopedDiagnosticHandler quiet(func.getContext(),
-                                    [](Diagnostic &) { return success(); });
-      globalOk = mlir::succeeded(
-          FunctionPropagator(*this, *global, func, &forced).run());
-    }
-    if (globalOk) {
-      global->planRedistributions();
-      global->pytorchCommCost = plan->pytorchCommCost;
-      if (global->computeCommCost() < plan->pytorchCommCost - 1e-9)
-        plan = std::move(global);
-    }
-  }
+  if (options.strategy != StrategyMode::PyTorch && plan->getMesh())
+    plan = planGlobally(func, std::move(plan));
   inProgress.erase(func);
   FunctionPlan *raw = plan.get();
   plans[func] = std::move(plan);

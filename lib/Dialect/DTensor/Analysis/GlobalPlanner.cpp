@@ -17,6 +17,8 @@
 
 #include "dtensor/Dialect/DTensor/Analysis/GlobalPlanner.h"
 #include "dtensor/Support/CostModel.h"
+#include "dtensor/Support/MixedIntegerProgram.h"
+#include "dtensor/Support/RedistributePlan.h"
 
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -46,11 +48,12 @@ struct PlannedOp {
 
 class Planner {
 public:
-  Planner(FunctionOpInterface func, const FunctionPlan &pytorch)
+  Planner(FunctionOpInterface func, const FunctionPlan &pytorch,
+          const GlobalPlannerOptions &options)
       : func(func), body(func.getFunctionBody().front()), pytorch(pytorch),
-        mesh(pytorch.getMeshShape()) {}
+        mesh(pytorch.getMeshShape()), options(options) {}
 
-  ForcedStrategies run();
+  llvm::SmallVector<ForcedStrategies, 2> run(PlannerStats &stats);
 
 private:
   bool isPlannable(Operation *op) const;
@@ -69,6 +72,14 @@ private:
   void extract(ForcedStrategies &forced) const;
   /// Cost of the PyTorch plan of the planned ops, counted like segments.
   double pytorchTotal() const;
+  /// Cost of moving `v` between placements as the analysis will plan it:
+  /// directly, or through R where there is no direct transition.
+  double transitionCost(Value v, const Placements &from,
+                        const Placements &to) const;
+  /// Chooses every planned op's strategy at once as the solution of a 0-1
+  /// program. Fills `forced` and `stats`; fails when the solver found no
+  /// plan within its limits.
+  LogicalResult solveExactly(ForcedStrategies &forced, PlannerStats &stats);
 
   FunctionOpInterface func;
   Block &body;
@@ -89,6 +100,7 @@ private:
   /// What fixed ops and the return need of values produced by planned ops
   /// (an empty list: any placement will do).
   llvm::DenseMap<Value, llvm::SmallVector<Placements, 2>> needs;
+  const GlobalPlannerOptions &options;
 };
 
 } // namespace
@@ -422,11 +434,188 @@ double Planner::pytorchTotal() const {
   return total;
 }
 
-ForcedStrategies Planner::run() {
+double Planner::transitionCost(Value v, const Placements &from,
+                               const Placements &to) const {
+  if (from == to)
+    return 0;
+  int64_t bytes = getTensorByteSize(cast<RankedTensorType>(v.getType()));
+  double direct = redistributeCost(bytes, mesh, from, to);
+  if (!std::isinf(direct))
+    return direct;
+  std::optional<Placements> mid = getReplicatedIntermediate(from, to);
+  if (!mid)
+    return kInfiniteCost;
+  return redistributeCost(bytes, mesh, from, *mid) +
+         redistributeCost(bytes, mesh, *mid, to);
+}
+
+namespace {
+/// Choice variables grouped by the placement they give a value.
+using PlacementTerms =
+    llvm::SmallVector<std::pair<Placements, llvm::SmallVector<int, 4>>, 4>;
+
+void addTerm(PlacementTerms &terms, const Placements &ps, int var) {
+  auto it = llvm::find_if(terms, [&](const auto &t) { return t.first == ps; });
+  if (it == terms.end())
+    terms.push_back({ps, {var}});
+  else
+    it->second.push_back(var);
+}
+
+const llvm::SmallVector<int, 4> *findTerms(const PlacementTerms &terms,
+                                           const Placements &ps) {
+  auto it = llvm::find_if(terms, [&](const auto &t) { return t.first == ps; });
+  return it == terms.end() ? nullptr : &it->second;
+}
+
+/// What the program knows of one tensor value.
+struct ValueTerms {
+  /// Where planned ops can make it; empty when it is made outside them.
+  PlacementTerms made;
+  /// Per reading operand of a planned op, where it can be read.
+  llvm::SmallVector<PlacementTerms, 2> reads;
+  /// What fixed ops and the return need.
+  llvm::SmallVector<Placements, 2> sinks;
+};
+
+/// The terms `sum(vars)` of a row.
+void appendTerms(llvm::SmallVectorImpl<std::pair<int, double>> &row,
+                 llvm::ArrayRef<int> vars, double coef) {
+  for (int var : vars)
+    row.push_back({var, coef});
+}
+
+/// The moves of one value to placement `q`, needed where `u` is 1. `u` is at
+/// least every read of q (readers share one redistribution of the value to
+/// q), exactly the read when there is one read. For a value made by planned
+/// ops, `z_pq` (cost p -> q) is the part of u made in p: `sum_p z_pq = u`
+/// and `z_pq <= x_p`, so that a 0-1 solution pays the move it makes, and
+/// the linear relaxation is as tight as the transportation problem between
+/// the two placements (Alpa's edge variables, with sharing).
+void addMoves(MixedIntegerProgram &mip, const ValueTerms &terms,
+              const Placements &q, int u, llvm::SmallVectorImpl<int> &zOfMade,
+              llvm::function_ref<double(const Placements &)> costFrom) {
+  bool single = terms.reads.size() == 1 && terms.sinks.empty();
+  for (const PlacementTerms &read : terms.reads) {
+    llvm::SmallVector<std::pair<int, double>, 8> row{{u, 1.0}};
+    if (const llvm::SmallVector<int, 4> *vars = findTerms(read, q))
+      appendTerms(row, *vars, -1.0);
+    mip.addRow(row, 0, single ? 0 : MixedIntegerProgram::kInfinity);
+  }
+  if (terms.made.empty())
+    return;
+  llvm::SmallVector<std::pair<int, double>, 8> sum{{u, -1.0}};
+  for (auto [pi, made] : llvm::enumerate(terms.made)) {
+    const auto &[p, vars] = made;
+    double c = p == q ? 0.0 : costFrom(p);
+    if (std::isinf(c)) {
+      zOfMade[pi] = -1;
+      continue;
+    }
+    int z = mip.addVariable(0, 1, c, /*integer=*/false);
+    zOfMade[pi] = z;
+    sum.push_back({z, 1.0});
+    llvm::SmallVector<std::pair<int, double>, 8> bound{{z, 1.0}};
+    appendTerms(bound, vars, -1.0);
+    mip.addRow(bound, -MixedIntegerProgram::kInfinity, 0);
+  }
+  mip.addRow(sum, 0, 0);
+}
+} // namespace
+
+LogicalResult Planner::solveExactly(ForcedStrategies &forced,
+                                    PlannerStats &stats) {
+  // One binary per op and candidate, exactly one per op.
+  MixedIntegerProgram mip;
+  std::vector<llvm::SmallVector<int, 8>> choice(ops.size());
+  llvm::MapVector<Value, ValueTerms> values;
+  for (auto [i, p] : llvm::enumerate(ops)) {
+    llvm::SmallVector<std::pair<int, double>, 8> one;
+    for (auto [c, cand] : llvm::enumerate(p.candidates)) {
+      int var = mip.addBinary(0);
+      choice[i].push_back(var);
+      one.push_back({var, 1.0});
+      for (auto [r, ps] : llvm::zip_equal(p.op->getResults(), cand.results))
+        if (isa<RankedTensorType>(r.getType()))
+          addTerm(values[r].made, ps, var);
+    }
+    mip.addRow(one, 1, 1);
+    for (OpOperand &o : p.op->getOpOperands()) {
+      if (!isa<RankedTensorType>(o.get().getType()))
+        continue;
+      PlacementTerms &read = values[o.get()].reads.emplace_back();
+      for (auto [c, cand] : llvm::enumerate(p.candidates))
+        addTerm(read, cand.operands[o.getOperandNumber()], choice[i][c]);
+    }
+  }
+  for (const auto &[v, ns] : needs)
+    llvm::append_range(values[v].sinks, ns);
+  // Per value and placement q a reader may need: u_q and the moves to q.
+  // Values created from scalars are built where their readers need them.
+  for (auto &[v, terms] : values) {
+    Entries fixed = terms.made.empty() ? leaf(v) : Entries();
+    if (terms.made.empty() && (fixed.empty() || isCreatedValue(v)))
+      continue;
+    llvm::SmallVector<Placements, 4> targets(terms.sinks.begin(),
+                                             terms.sinks.end());
+    for (const PlacementTerms &read : terms.reads)
+      for (const auto &[q, vars] : read)
+        if (!llvm::is_contained(targets, q))
+          targets.push_back(q);
+    // With one read, every made placement goes somewhere: sum_q z_pq = x_p.
+    bool single = terms.reads.size() == 1 && terms.sinks.empty();
+    std::vector<llvm::SmallVector<std::pair<int, double>, 8>> outflow(
+        terms.made.size());
+    llvm::SmallVector<int, 4> zOfMade(terms.made.size());
+    for (const Placements &q : targets) {
+      bool sink = llvm::is_contained(terms.sinks, q);
+      double c = fixed.empty() ? 0.0
+                               : transitionCost(v, fixed.front().placements, q);
+      int u = std::isinf(c) ? mip.addVariable(0, 0, 0, false)
+                            : mip.addVariable(sink ? 1 : 0, 1, c, false);
+      addMoves(mip, terms, q, u, zOfMade, [&](const Placements &p) {
+        return transitionCost(v, p, q);
+      });
+      for (auto [pi, z] : llvm::enumerate(zOfMade))
+        if (!terms.made.empty() && z >= 0)
+          outflow[pi].push_back({z, 1.0});
+    }
+    if (single)
+      for (auto [pi, made] : llvm::enumerate(terms.made)) {
+        appendTerms(outflow[pi], made.second, -1.0);
+        mip.addRow(outflow[pi], 0, 0);
+      }
+  }
+  MixedIntegerProgram::Result result =
+      mip.solve(options.nodeLimit, options.timeLimitSeconds);
+  if (result.status != MixedIntegerProgram::Status::Optimal &&
+      result.status != MixedIntegerProgram::Status::Feasible)
+    return failure();
+  for (auto [i, p] : llvm::enumerate(ops))
+    for (auto [c, var] : llvm::enumerate(choice[i]))
+      if (result.values[var] > 0.5)
+        forced[p.op] = p.candidates[c];
+  stats.exact = true;
+  stats.provenOptimal = result.status == MixedIntegerProgram::Status::Optimal;
+  stats.objective = result.objective;
+  stats.lowerBound = result.bound;
+  return success();
+}
+
+llvm::SmallVector<ForcedStrategies, 2> Planner::run(PlannerStats &stats) {
   collect();
-  ForcedStrategies forced;
+  llvm::SmallVector<ForcedStrategies, 2> plans;
+  stats.plannedOps = static_cast<int64_t>(ops.size());
   if (ops.empty())
-    return forced;
+    return plans;
+  if (options.exact && stats.plannedOps <= options.exactOpLimit) {
+    ForcedStrategies exact;
+    if (succeeded(solveExactly(exact, stats))) {
+      plans.push_back(std::move(exact));
+      if (stats.provenOptimal)
+        return plans;
+    }
+  }
   // Start from the PyTorch placements of the cut values.
   solveAll();
   descend();
@@ -435,15 +624,20 @@ ForcedStrategies Planner::run() {
     total += c;
   // Nothing to gain: the caller keeps the PyTorch plan without re-running.
   if (total >= pytorchTotal() - 1e-9)
-    return forced;
-  extract(forced);
-  return forced;
+    return plans;
+  extract(plans.emplace_back());
+  return plans;
 }
 
-ForcedStrategies
+llvm::SmallVector<ForcedStrategies, 2>
 mlir::dtensor::planFunctionGlobally(FunctionOpInterface func,
-                                    const FunctionPlan &pytorch) {
+                                    const FunctionPlan &pytorch,
+                                    const GlobalPlannerOptions &options,
+                                    PlannerStats *stats) {
+  PlannerStats local;
+  PlannerStats &out = stats ? *stats : local;
+  out = PlannerStats();
   if (!func.getFunctionBody().hasOneBlock())
     return {};
-  return Planner(func, pytorch).run();
+  return Planner(func, pytorch, options).run(out);
 }

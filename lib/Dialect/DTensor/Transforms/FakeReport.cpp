@@ -341,6 +341,12 @@ FunctionReport ReportBuilder::build(bool comparePytorch) {
       {"peak_bytes", toJson(rep.peakBytes)},
       {"comm_cost_us", jsonNumber(rep.commCostUs)},
       {"num_collectives", static_cast<int64_t>(rep.collectives.size())}};
+  if (const PlannerStats &stats = plan.plannerStats; stats.exact)
+    rep.object["planner"] = json::Object{
+        {"exact", true},
+        {"proven_optimal", stats.provenOptimal},
+        {"planned_ops", stats.plannedOps},
+        {"lower_bound_us", jsonNumber(stats.lowerBound)}};
   if (comparePytorch) {
     rep.pytorchCostUs = plan.getPytorchCommCost();
     rep.object["totals"].getAsObject()->insert(
@@ -385,7 +391,18 @@ void printText(llvm::raw_ostream &os, FunctionOpInterface func,
     os << " pytorch_comm_cost_us="
        << llvm::formatv("{0:F1}", *rep.pytorchCostUs);
   os << " comm_bytes/rank=[" << joinIntegers(rep.commBytes)
-     << "] peak_bytes/rank=[" << joinIntegers(rep.peakBytes) << "]\n\n";
+     << "] peak_bytes/rank=[" << joinIntegers(rep.peakBytes) << "]\n";
+  if (const PlannerStats &stats = plan.plannerStats; stats.exact) {
+    os << "planner: exact over " << stats.plannedOps << " ops, ";
+    if (stats.provenOptimal)
+      os << "proven optimal\n";
+    else
+      os << "not proven optimal: the optimum is at least "
+         << llvm::formatv("{0:F1}", stats.lowerBound) << " us (this plan "
+         << llvm::formatv("{0:F1}", rep.commCostUs - stats.lowerBound)
+         << " us above it at most)\n";
+  }
+  os << "\n";
 }
 
 struct FakeReportPass

@@ -47,6 +47,9 @@ enum class StrategyMode {
   /// All ops of a function together, minimising the total communication cost
   /// under the same cost model; never worse than PyTorch's plan.
   Global,
+  /// As Global, with the minimum proven: the strategy choice as a 0-1
+  /// program solved with COIN-OR CBC (the heuristic past its limits).
+  Exact,
 };
 
 /// Options of the analysis.
@@ -70,6 +73,19 @@ makeFakeTensorOptions(UnknownOpPolicy unknownOps,
   options.strategy = strategy;
   return options;
 }
+
+/// How a function was planned.
+struct PlannerStats {
+  int64_t plannedOps = 0;
+  /// Solved as a 0-1 program (else by the heuristic).
+  bool exact = false;
+  /// The program's optimum was proven.
+  bool provenOptimal = false;
+  /// The planned cost under the planner's model, and a lower bound on the
+  /// optimum (equal when proven optimal; 0 when unknown).
+  double objective = 0;
+  double lowerBound = 0;
+};
 
 /// A redistribution the program needs: `value` goes from its placements to
 /// `target` before `users` read it. Explicit `dtensor.redistribute` ops are
@@ -161,6 +177,10 @@ private:
   llvm::SmallVector<Redistribution> redistributions;
   llvm::SmallVector<Value> values;
   double pytorchCommCost = 0;
+
+public:
+  /// How the global planner planned this function (strategy=global/exact).
+  PlannerStats plannerStats;
 };
 
 /// The fake-tensor analysis of a module. Construct it on a module; check
@@ -184,6 +204,9 @@ public:
 private:
   friend class FunctionPropagator;
   FunctionPlan *analyze(FunctionOpInterface func);
+  /// The cheapest of `pytorch` and the global planner's plans of `func`.
+  std::unique_ptr<FunctionPlan>
+  planGlobally(FunctionOpInterface func, std::unique_ptr<FunctionPlan> pytorch);
 
   ModuleOp module;
   FakeTensorOptions options;

@@ -3,11 +3,15 @@
 // PyTorch DTensor chooses each op's strategy greedily, in program order. The
 // global planner chooses the strategies of all top-level ops of a function
 // together to minimise the total communication cost under the same cost
-// model. Values read by several ops ("cut" values) split the ops into trees
-// that dynamic programming solves exactly for given placements of the cut
-// values; coordinate descent over those placements, started from the
-// PyTorch plan, finds the plan. The analysis keeps the PyTorch plan whenever
-// the global one is not cheaper, so it is never worse.
+// model, as a 0-1 program solved with COIN-OR CBC (the formulation of Alpa,
+// OSDI 2022, with redistributions shared by the readers of a value, as the
+// analysis shares them). Functions past a size limit, or whose program the
+// solver does not finish in time, get the heuristic: values read by several
+// ops ("cut" values) split the ops into trees that dynamic programming
+// solves exactly for given placements of the cut values, and coordinate
+// descent over those placements, started from the PyTorch plan, finds the
+// plan. The analysis keeps the PyTorch plan whenever the global one is not
+// cheaper, so it is never worse.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,12 +27,27 @@ namespace dtensor {
 /// Strategies chosen per op.
 using ForcedStrategies = llvm::DenseMap<Operation *, ShardingCandidate>;
 
+struct GlobalPlannerOptions {
+  /// Solve as a 0-1 program (strategy=exact); else the heuristic alone.
+  bool exact = false;
+  /// Functions with at most this many planned ops are solved exactly.
+  int64_t exactOpLimit = 5000;
+  /// Branch-and-bound nodes the solver may explore for one function (a
+  /// deterministic limit), and a wall-time limit in seconds as a safeguard.
+  int64_t nodeLimit = 2000;
+  double timeLimitSeconds = 60;
+};
+
 /// Plans the top-level ops of `func`. `pytorch` is the function's greedy
 /// plan: values the planner does not choose (arguments, results of control
 /// flow and calls) keep their placements there, and those ops keep their
-/// requirements.
-ForcedStrategies planFunctionGlobally(FunctionOpInterface func,
-                                      const FunctionPlan &pytorch);
+/// requirements. Returns the plans worth trying, best first (none: nothing
+/// cheaper than PyTorch's was found): the exact one, and the heuristic's
+/// when the exact one is not proven optimal.
+llvm::SmallVector<ForcedStrategies, 2> planFunctionGlobally(FunctionOpInterface func,
+                                      const FunctionPlan &pytorch,
+                                      const GlobalPlannerOptions &options = {},
+                                      PlannerStats *stats = nullptr);
 
 } // namespace dtensor
 } // namespace mlir

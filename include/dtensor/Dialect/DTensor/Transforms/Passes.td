@@ -13,7 +13,10 @@ defvar StrategyOption = Option<"strategy", "strategy",
                  "PyTorch DTensor parity: op by op in program order"),
       clEnumValN(::mlir::dtensor::StrategyMode::Global, "global",
                  "all ops of a function together, minimising the total "
-                 "communication cost (never above pytorch's)"))}]>;
+                 "communication cost (never above pytorch's)"),
+      clEnumValN(::mlir::dtensor::StrategyMode::Exact, "exact",
+                 "as global, with the minimum proven by a 0-1 program "
+                 "(COIN-OR CBC); the report says when it is not"))}]>;
 
 defvar UnknownOpsOption = Option<"unknownOps", "unknown-ops",
     "::mlir::dtensor::UnknownOpPolicy",
