@@ -1,0 +1,30 @@
+//===- GradientExternalModels.h - reverse rules of upstream ops -*- C++ -*-===//
+//
+// External models of `GradientOpInterface` for upstream dialects, one
+// registration function per dialect family, registered like the sharding
+// models (`DialectRegistry::addExtension`).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DTENSOR_DIALECT_DTENSOR_EXTENSIONS_GRADIENTEXTERNALMODELS_H
+#define DTENSOR_DIALECT_DTENSOR_EXTENSIONS_GRADIENTEXTERNALMODELS_H
+
+namespace mlir {
+class DialectRegistry;
+namespace dtensor {
+
+/// Every structured linalg op, from its indexing maps and scalar body
+/// (elementwise, broadcast, transpose, contractions, sum and max/min
+/// reductions, fill).
+void registerLinalgGradientExternalModels(DialectRegistry &registry);
+
+/// `tensor.expand_shape` and `tensor.collapse_shape`.
+void registerTensorGradientExternalModels(DialectRegistry &registry);
+
+/// All of the above.
+void registerAllGradientExternalModels(DialectRegistry &registry);
+
+} // namespace dtensor
+} // namespace mlir
+
+#endif // DTENSOR_DIALECT_DTENSOR_EXTENSIONS_GRADIENTEXTERNALMODELS_H

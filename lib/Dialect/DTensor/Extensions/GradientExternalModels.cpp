@@ -1,0 +1,9 @@
+//===- GradientExternalModels.cpp - register every reverse rule -----------===//
+
+#include "dtensor/Dialect/DTensor/Extensions/GradientExternalModels.h"
+
+void mlir::dtensor::registerAllGradientExternalModels(
+    DialectRegistry &registry) {
+  registerLinalgGradientExternalModels(registry);
+  registerTensorGradientExternalModels(registry);
+}
