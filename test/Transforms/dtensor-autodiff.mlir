@@ -3,7 +3,7 @@
 // RUN: dtensor-opt %s --dtensor-autodiff | FileCheck %s
 // Idempotent: the _grad functions exist, nothing is added.
 // RUN: dtensor-opt %s --dtensor-autodiff | dtensor-opt --dtensor-autodiff | FileCheck %s --check-prefix=TWICE
-// TWICE-COUNT-6: func.func @{{[a-z_]+}}_grad(
+// TWICE-COUNT-7: func.func @{{[a-z_]+}}_grad(
 // TWICE-NOT: _grad_grad
 
 // CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
@@ -293,3 +293,75 @@ func.func @unused(%x: tensor<4xf32>,
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<3xf32>
 // CHECK: %[[DU:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[E]] : tensor<3xf32>)
 // CHECK: return %{{.*}}, %{{.*}}, %[[DU]] : tensor<f32>, tensor<4xf32>, tensor<3xf32>
+
+// Tensor ops: slices, pad, concat, extract (a scalar adjoint, through a fill
+// and a generic's scalar input).
+func.func @tensor_ops(%x: tensor<4x6xf32>,
+                      %w: tensor<4x6xf32> {dtensor.param = "w"},
+                      %v: tensor<2x3xf32> {dtensor.param = "v"}) -> tensor<f32> {
+  %c0 = arith.constant 0.0 : f32
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %e = tensor.empty() : tensor<4x6xf32>
+  %p = linalg.mul ins(%x, %w : tensor<4x6xf32>, tensor<4x6xf32>) outs(%e : tensor<4x6xf32>) -> tensor<4x6xf32>
+  // rows 1..2, columns 2..4
+  %s = tensor.extract_slice %p[1, 2] [2, 3] [1, 1] : tensor<4x6xf32> to tensor<2x3xf32>
+  // v written over part of p
+  %q = tensor.insert_slice %v into %p[2, 0] [2, 3] [1, 1] : tensor<2x3xf32> into tensor<4x6xf32>
+  %pd = tensor.pad %s low[1, 0] high[0, 2] {
+  ^bb0(%a: index, %b: index):
+    tensor.yield %c0 : f32
+  } : tensor<2x3xf32> to tensor<3x5xf32>
+  %qs = tensor.extract_slice %q[0, 0] [3, 5] [1, 1] : tensor<4x6xf32> to tensor<3x5xf32>
+  %cat = tensor.concat dim(0) %pd, %qs : (tensor<3x5xf32>, tensor<3x5xf32>) -> tensor<6x5xf32>
+  %e2 = tensor.empty() : tensor<6x5xf32>
+  %sq = linalg.mul ins(%cat, %cat : tensor<6x5xf32>, tensor<6x5xf32>) outs(%e2 : tensor<6x5xf32>) -> tensor<6x5xf32>
+  // a scalar of w, filled and used by a generic
+  %k = tensor.extract %w[%i1, %i0] : tensor<4x6xf32>
+  %f = linalg.fill ins(%k : f32) outs(%e2 : tensor<6x5xf32>) -> tensor<6x5xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%sq, %k : tensor<6x5xf32>, f32) outs(%e2 : tensor<6x5xf32>) {
+  ^bb0(%a: f32, %kk: f32, %o: f32):
+    %m = arith.mulf %a, %kk : f32
+    linalg.yield %m : f32
+  } -> tensor<6x5xf32>
+  %t = linalg.add ins(%g, %f : tensor<6x5xf32>, tensor<6x5xf32>) outs(%e2 : tensor<6x5xf32>) -> tensor<6x5xf32>
+  %es = tensor.empty() : tensor<f32>
+  %zs = linalg.fill ins(%c0 : f32) outs(%es : tensor<f32>) -> tensor<f32>
+  %l = linalg.reduce ins(%t : tensor<6x5xf32>) outs(%zs : tensor<f32>) dimensions = [0, 1]
+    (%in: f32, %acc: f32) {
+      %r = arith.addf %in, %acc : f32
+      linalg.yield %r : f32
+    }
+  return %l : tensor<f32>
+}
+
+// CHECK-LABEL: func.func @tensor_ops_grad(
+// CHECK-SAME: %[[X:.*]]: tensor<4x6xf32>, %[[W:.*]]: tensor<4x6xf32> {dtensor.param = "w"}, %[[V:.*]]: tensor<2x3xf32> {dtensor.param = "v"})
+// CHECK: %[[K:.*]] = tensor.extract %[[W]]
+// CHECK: arith.constant dense<1.000000e+00>
+// The scalar input of the generic and of the fill: a 0-d adjoint each
+// (summed over the loops), extracted, summed, inserted into zeros.
+// CHECK: %[[DK1T:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<6x5xf32>, tensor<6x5xf32>) outs(%{{.*}} : tensor<f32>)
+// CHECK: %[[DK1:.*]] = tensor.extract %[[DK1T]][] : tensor<f32>
+// CHECK: %[[DK2T:.*]] = linalg.generic {{.*}} iterator_types = ["reduction", "reduction"]} ins(%{{.*}} : tensor<6x5xf32>) outs(%{{.*}} : tensor<f32>)
+// CHECK: %[[DK2:.*]] = tensor.extract %[[DK2T]][] : tensor<f32>
+// CHECK: %[[DK:.*]] = arith.addf %[[DK1]], %[[DK2]] : f32
+// CHECK: %[[DWK:.*]] = tensor.insert %[[DK]] into %{{.*}}[%{{.*}}, %{{.*}}] : tensor<4x6xf32>
+// concat: each input gets its slice of the adjoint
+// CHECK: %[[DCAT:.*]] = linalg.add
+// CHECK: %[[DPD:.*]] = tensor.extract_slice %[[DCAT]][0, 0] [3, 5] [1, 1] : tensor<6x5xf32> to tensor<3x5xf32>
+// CHECK: %[[DQS:.*]] = tensor.extract_slice %[[DCAT]][3, 0] [3, 5] [1, 1] : tensor<6x5xf32> to tensor<3x5xf32>
+// extract_slice: the adjoint inserted into zeros at the slice
+// CHECK: %[[DQ:.*]] = tensor.insert_slice %[[DQS]] into %{{.*}}[0, 0] [3, 5] [1, 1] : tensor<3x5xf32> into tensor<4x6xf32>
+// pad: the slice at the low padding
+// CHECK: %[[DS:.*]] = tensor.extract_slice %[[DPD]][1, 0] [2, 3] [1, 1] : tensor<3x5xf32> to tensor<2x3xf32>
+// insert_slice: the source gets the slice, the destination zeros there
+// CHECK: %[[DV:.*]] = tensor.extract_slice %[[DQ]][2, 0] [2, 3] [1, 1] : tensor<4x6xf32> to tensor<2x3xf32>
+// CHECK: %[[ZV:.*]] = linalg.fill {{.*}} -> tensor<2x3xf32>
+// CHECK: %[[DP1:.*]] = tensor.insert_slice %[[ZV]] into %[[DQ]][2, 0] [2, 3] [1, 1]
+// CHECK: %[[DP2:.*]] = tensor.insert_slice %[[DS]] into %{{.*}}[1, 2] [2, 3] [1, 1] : tensor<2x3xf32> into tensor<4x6xf32>
+// CHECK: %[[DP:.*]] = linalg.add ins(%[[DP1]], %[[DP2]]
+// CHECK: %[[DWP:.*]] = linalg.generic {{.*}} ins(%[[X]], %[[DP]] :
+// CHECK: %[[DW:.*]] = linalg.add ins(%[[DWK]], %[[DWP]]
+// CHECK: return %{{.*}}, %[[DW]], %[[DV]] : tensor<f32>, tensor<4x6xf32>, tensor<2x3xf32>

@@ -18,7 +18,8 @@ namespace dtensor {
 /// reductions, fill).
 void registerLinalgGradientExternalModels(DialectRegistry &registry);
 
-/// `tensor.expand_shape` and `tensor.collapse_shape`.
+/// `tensor.expand_shape`, `collapse_shape`, `extract_slice`, `insert_slice`,
+/// `pad`, `concat` and `extract`.
 void registerTensorGradientExternalModels(DialectRegistry &registry);
 
 /// All of the above.
