@@ -165,10 +165,13 @@ public:
     engine = compileModule(*wide, name, /*partition=*/false, options.strategy);
   }
 
-  double evaluate(std::vector<HostArray> &inputs) {
+  /// The loss at `inputs` (not changed: the call gets a copy, which the
+  /// compiled function may write into).
+  double evaluate(const std::vector<HostArray> &inputs) {
     double seconds;
+    std::vector<HostArray> copy = inputs;
     std::vector<HostArray> out = callEntry(
-        *engine, name, inputs, {TensorLayout{DTRT_F64, {}, {}}}, 1, seconds);
+        *engine, name, copy, {TensorLayout{DTRT_F64, {}, {}}}, 1, seconds);
     return out[0].get<double>(0);
   }
 
