@@ -3,7 +3,7 @@
 // RUN: dtensor-opt %s --dtensor-autodiff | FileCheck %s
 // Idempotent: the _grad functions exist, nothing is added.
 // RUN: dtensor-opt %s --dtensor-autodiff | dtensor-opt --dtensor-autodiff | FileCheck %s --check-prefix=TWICE
-// TWICE-COUNT-7: func.func @{{[a-z_]+}}_grad(
+// TWICE-COUNT-8: func.func @{{[a-z_]+}}_grad(
 // TWICE-NOT: _grad_grad
 
 // CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
@@ -365,3 +365,56 @@ func.func @tensor_ops(%x: tensor<4x6xf32>,
 // CHECK: %[[DWP:.*]] = linalg.generic {{.*}} ins(%[[X]], %[[DP]] :
 // CHECK: %[[DW:.*]] = linalg.add ins(%[[DWK]], %[[DWP]]
 // CHECK: return %{{.*}}, %[[DW]], %[[DV]] : tensor<f32>, tensor<4x6xf32>, tensor<2x3xf32>
+
+// Arith and math ops outside structured bodies: on tensors (elementwise) and
+// on scalars (a scalar of w squared, filled).
+func.func @arith_ops(%x: tensor<4x6xf32>,
+                     %w: tensor<4x6xf32> {dtensor.param = "w"}) -> tensor<f32> {
+  %c0 = arith.constant 0.0 : f32
+  %i2 = arith.constant 2 : index
+  %half = arith.constant dense<0.5> : tensor<4x6xf32>
+  %p = arith.mulf %x, %w : tensor<4x6xf32>
+  %pp = arith.mulf %p, %p : tensor<4x6xf32>
+  %t = math.tanh %pp : tensor<4x6xf32>
+  %m = arith.maximumf %t, %half : tensor<4x6xf32>
+  %d = arith.divf %m, %w : tensor<4x6xf32>
+  %k = tensor.extract %w[%i2, %i2] : tensor<4x6xf32>
+  %kk = arith.mulf %k, %k : f32
+  %ek = math.exp %kk : f32
+  %e = tensor.empty() : tensor<4x6xf32>
+  %f = linalg.fill ins(%ek : f32) outs(%e : tensor<4x6xf32>) -> tensor<4x6xf32>
+  %s = arith.subf %d, %f : tensor<4x6xf32>
+  %es = tensor.empty() : tensor<f32>
+  %zs = linalg.fill ins(%c0 : f32) outs(%es : tensor<f32>) -> tensor<f32>
+  %l = linalg.reduce ins(%s : tensor<4x6xf32>) outs(%zs : tensor<f32>) dimensions = [0, 1]
+    (%in: f32, %acc: f32) {
+      %r = arith.addf %in, %acc : f32
+      linalg.yield %r : f32
+    }
+  return %l : tensor<f32>
+}
+
+// CHECK-LABEL: func.func @arith_ops_grad(
+// CHECK-SAME: %[[X:.*]]: tensor<4x6xf32>, %[[W:.*]]: tensor<4x6xf32> {dtensor.param = "w"})
+// CHECK: %[[P:.*]] = arith.mulf %[[X]], %[[W]] : tensor<4x6xf32>
+// CHECK: %[[PP:.*]] = arith.mulf %[[P]], %[[P]] : tensor<4x6xf32>
+// CHECK: %[[T:.*]] = math.tanh %[[PP]] : tensor<4x6xf32>
+// CHECK: %[[D:.*]] = arith.divf %[[M:.*]], %[[W]] : tensor<4x6xf32>
+// CHECK: %[[K:.*]] = tensor.extract %[[W]]
+// CHECK: %[[EK:.*]] = math.exp %{{.*}} : f32
+// CHECK: arith.constant dense<1.000000e+00> : tensor<f32>
+// the scalar chain: exp(k k) -> 2 k exp(k k) adj, inserted at [2, 2]
+// CHECK: %[[DEK:.*]] = arith.mulf %{{.*}}, %[[EK]] : f32
+// CHECK: %[[TWOK:.*]] = arith.addf %[[K]], %[[K]] : f32
+// CHECK: %[[DK:.*]] = arith.mulf %[[DEK]], %[[TWOK]] : f32
+// CHECK: tensor.insert %[[DK]] into
+// the divisor: -r / w, elementwise on tensors
+// CHECK: %[[NR:.*]] = arith.negf %[[D]] : tensor<4x6xf32>
+// CHECK: arith.divf %[[NR]], %[[W]] : tensor<4x6xf32>
+// max(t, 0.5): a mask, on tensors
+// CHECK: arith.cmpf ogt, %[[T]], %{{.*}} : tensor<4x6xf32>
+// CHECK: arith.select %{{.*}} : tensor<4x6xi1>, tensor<4x6xf32>
+// p * p with one value in both slots: 2 p, given once
+// CHECK: arith.addf %[[P]], %[[P]] : tensor<4x6xf32>
+// CHECK: arith.mulf %{{.*}}, %[[X]] : tensor<4x6xf32>
+// CHECK: return

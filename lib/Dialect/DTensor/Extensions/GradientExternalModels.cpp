@@ -4,6 +4,7 @@
 
 void mlir::dtensor::registerAllGradientExternalModels(
     DialectRegistry &registry) {
+  registerArithMathGradientExternalModels(registry);
   registerLinalgGradientExternalModels(registry);
   registerTensorGradientExternalModels(registry);
 }

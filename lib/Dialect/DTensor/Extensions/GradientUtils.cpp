@@ -32,6 +32,11 @@ bool mlir::dtensor::isFloatLike(Type type) {
 }
 
 Value TangentBuilder::constant(Type type, double value) {
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return arith::ConstantOp::create(
+        builder, loc,
+        DenseElementsAttr::get(
+            shaped, builder.getFloatAttr(shaped.getElementType(), value)));
   return arith::ConstantOp::create(builder, loc,
                                    builder.getFloatAttr(type, value));
 }

@@ -22,6 +22,10 @@ void registerLinalgGradientExternalModels(DialectRegistry &registry);
 /// `pad`, `concat` and `extract`.
 void registerTensorGradientExternalModels(DialectRegistry &registry);
 
+/// The arith and math ops of structured bodies, on scalars or elementwise on
+/// tensors, outside structured ops.
+void registerArithMathGradientExternalModels(DialectRegistry &registry);
+
 /// All of the above.
 void registerAllGradientExternalModels(DialectRegistry &registry);
 

@@ -22,7 +22,8 @@ namespace dtensor {
 
 /// Builds tangents (forward-mode derivatives) of scalar ops that are
 /// already built, in program order. A null tangent stands for zero and is
-/// never materialised.
+/// never materialised. The rules hold elementwise, so they also serve
+/// arith and math ops on tensors.
 class TangentBuilder {
 public:
   TangentBuilder(OpBuilder &builder, Location loc)
@@ -47,7 +48,7 @@ public:
   Value add(Value a, Value b);
   Value sub(Value a, Value b);
   Value mul(Value a, Value b);
-  /// A float constant of `type`.
+  /// A float constant of `type` (a splat for a static shaped type).
   Value constant(Type type, double value);
 
 private:
