@@ -5,6 +5,7 @@
 void mlir::dtensor::registerAllGradientExternalModels(
     DialectRegistry &registry) {
   registerArithMathGradientExternalModels(registry);
+  registerDTensorGradientExternalModels(registry);
   registerLinalgGradientExternalModels(registry);
   registerTensorGradientExternalModels(registry);
 }

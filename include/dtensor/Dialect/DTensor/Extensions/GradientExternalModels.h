@@ -26,6 +26,9 @@ void registerTensorGradientExternalModels(DialectRegistry &registry);
 /// tensors, outside structured ops.
 void registerArithMathGradientExternalModels(DialectRegistry &registry);
 
+/// `dtensor.redistribute` (the identity of the global view).
+void registerDTensorGradientExternalModels(DialectRegistry &registry);
+
 /// All of the above.
 void registerAllGradientExternalModels(DialectRegistry &registry);
 
