@@ -11,8 +11,7 @@
 using namespace dtensor_run;
 
 double dtensor_run::finiteDifferenceStep(double x) {
-  static const double base =
-      std::cbrt(std::numeric_limits<double>::epsilon());
+  static const double base = std::cbrt(std::numeric_limits<double>::epsilon());
   return base * std::max(std::fabs(x), 1.0);
 }
 

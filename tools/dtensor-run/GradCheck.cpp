@@ -75,7 +75,8 @@ TensorLayout layoutOf(Type t, const llvm::Twine &what) {
     tensor.getElementType().print(os);
   std::optional<dtrt_dtype> dtype = dtypeFromName(name);
   if (!tensor || !tensor.hasStaticShape() || !dtype)
-    fail("--grad-check: " + what + " is not a static tensor of a supported "
+    fail("--grad-check: " + what +
+         " is not a static tensor of a supported "
          "element type");
   return {*dtype, {tensor.getShape().begin(), tensor.getShape().end()}, {}};
 }
@@ -215,8 +216,8 @@ double checkParam(WideLoss &loss, std::vector<HostArray> &wide, unsigned arg,
       worst = {err, name + formatShape(unflatten(x.shape, e)), g, fd};
   }
   llvm::outs() << "grad-check: " << name << " " << formatShape(x.shape) << ": "
-               << elements.size() << " elements, max_rel_err="
-               << formatNumber(largest) << "\n";
+               << elements.size()
+               << " elements, max_rel_err=" << formatNumber(largest) << "\n";
   return largest;
 }
 
@@ -261,9 +262,8 @@ int dtensor_run::runGradCheck(MLIRContext &ctx, const Options &options) {
   llvm::outs() << "grad-check: " << (ok ? "PASS" : "FAIL")
                << " max_rel_err=" << formatNumber(maxErr) << "\n";
   if (!ok)
-    llvm::outs() << "grad-check: worst element " << worst.where
-                 << ": gradient " << formatNumber(worst.gradient)
-                 << ", finite difference "
+    llvm::outs() << "grad-check: worst element " << worst.where << ": gradient "
+                 << formatNumber(worst.gradient) << ", finite difference "
                  << formatNumber(worst.finiteDifference) << " (tolerance "
                  << formatNumber(options.gradTol) << ")\n";
   return ok ? 0 : 1;

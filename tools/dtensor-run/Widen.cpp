@@ -52,8 +52,8 @@ TypedAttr widenValue(TypedAttr value) {
   llvm::SmallVector<double> values;
   for (llvm::APFloat v : dense.getValues<llvm::APFloat>()) {
     bool lost;
-    v.convert(llvm::APFloat::IEEEdouble(), llvm::RoundingMode::NearestTiesToEven,
-              &lost);
+    v.convert(llvm::APFloat::IEEEdouble(),
+              llvm::RoundingMode::NearestTiesToEven, &lost);
     values.push_back(v.convertToDouble());
   }
   return DenseElementsAttr::get(cast<ShapedType>(type),

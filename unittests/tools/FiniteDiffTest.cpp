@@ -43,9 +43,8 @@ TEST(FiniteDiff, ErrorOfNonFiniteValuesIsInfinite) {
 TEST(FiniteDiff, ScaleFollowsTheLargestDifference) {
   EXPECT_DOUBLE_EQ(errorScale({0.5, -3.0, 1.0}), 3.0 * kScaleFraction);
   EXPECT_DOUBLE_EQ(errorScale({0.0, 0.0}), kScaleFloor);
-  EXPECT_DOUBLE_EQ(
-      errorScale({std::numeric_limits<double>::quiet_NaN(), 2.0}),
-      2.0 * kScaleFraction);
+  EXPECT_DOUBLE_EQ(errorScale({std::numeric_limits<double>::quiet_NaN(), 2.0}),
+                   2.0 * kScaleFraction);
 }
 
 TEST(FiniteDiff, SamplesAreDistinctSortedAndSeeded) {

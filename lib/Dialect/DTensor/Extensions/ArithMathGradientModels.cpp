@@ -50,8 +50,8 @@ struct ElementwiseGradientModel
     for (OpOperand &operand : op->getOpOperands()) {
       unsigned i = operand.getOperandNumber();
       Value v = operand.get();
-      bool first = llvm::find(op->getOperands(), v) ==
-                   op->getOperands().begin() + i;
+      bool first =
+          llvm::find(op->getOperands(), v) == op->getOperands().begin() + i;
       if (!needed[i] || !adj || !first) {
         operandAdjoints.push_back(Value());
         continue;
@@ -70,10 +70,8 @@ struct ElementwiseGradientModel
   }
 };
 
-template <typename... OpTys>
-void attachAll(MLIRContext *ctx) {
-  (OpTys::template attachInterface<ElementwiseGradientModel<OpTys>>(*ctx),
-   ...);
+template <typename... OpTys> void attachAll(MLIRContext *ctx) {
+  (OpTys::template attachInterface<ElementwiseGradientModel<OpTys>>(*ctx), ...);
 }
 
 } // namespace

@@ -123,9 +123,8 @@ Value TangentBuilder::unaryTangent(Operation *op, Value ta) {
       .Case<math::LogOp>([&](auto) { return div(ta, a); })
       .Case<math::Log1pOp>(
           [&](auto) { return div(ta, add(constant(type, 1.0), a)); })
-      .Case<math::TanhOp>([&](auto) {
-        return mul(sub(constant(type, 1.0), mul(r, r)), ta);
-      })
+      .Case<math::TanhOp>(
+          [&](auto) { return mul(sub(constant(type, 1.0), mul(r, r)), ta); })
       .Case<math::SqrtOp>([&](auto) { return div(ta, add(r, r)); })
       .Case<math::RsqrtOp>([&](auto) {
         return mul(mul(constant(type, -0.5), mul(r, mul(r, r))), ta);
@@ -188,9 +187,9 @@ Value mlir::dtensor::buildAdjointSum(OpBuilder &builder, Location loc, Value a,
                                      Value b) {
   if (!isa<RankedTensorType>(a.getType()))
     return arith::AddFOp::create(builder, loc, a, b);
-  Value empty = tensor::EmptyOp::create(
-      builder, loc, tensor::getMixedSizes(builder, loc, a),
-      getElementTypeOrSelf(a.getType()));
+  Value empty = tensor::EmptyOp::create(builder, loc,
+                                        tensor::getMixedSizes(builder, loc, a),
+                                        getElementTypeOrSelf(a.getType()));
   return linalg::AddOp::create(builder, loc, TypeRange{a.getType()},
                                ValueRange{a, b}, ValueRange{empty})
       ->getResult(0);

@@ -113,9 +113,9 @@ linalg::GenericOp dropUnusedInputs(OpBuilder &b, linalg::GenericOp gen) {
       keptMaps.push_back(maps[j]);
     }
   keptMaps.push_back(maps.back());
-  auto repl = linalg::GenericOp::create(
-      b, gen.getLoc(), gen.getResultTypes(), ins, gen.getDpsInits(), keptMaps,
-      gen.getIteratorTypesArray());
+  auto repl = linalg::GenericOp::create(b, gen.getLoc(), gen.getResultTypes(),
+                                        ins, gen.getDpsInits(), keptMaps,
+                                        gen.getIteratorTypesArray());
   repl.getRegion().takeBody(gen.getRegion());
   for (int j = numInputs - 1; j >= 0; --j)
     if (drop.test(j))
@@ -127,8 +127,7 @@ linalg::GenericOp dropUnusedInputs(OpBuilder &b, linalg::GenericOp gen) {
 /// Erases the cloned forward ops of `block` that the derivative does not use.
 void eraseDeadOps(Block &block) {
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
-    if (!op.hasTrait<OpTrait::IsTerminator>() && op.use_empty() &&
-        isPure(&op))
+    if (!op.hasTrait<OpTrait::IsTerminator>() && op.use_empty() && isPure(&op))
       op.erase();
 }
 
@@ -175,10 +174,9 @@ FailureOr<Value> AdjointBuilder::build(OpOperand &operand) {
   }
   AffineMap map = op.getMatchingIndexingMap(&operand);
   if (!map.isProjectedPermutation(/*allowZeroInResults=*/false))
-    return op->emitOpError()
-           << "has no gradient rule for operand #" << number
-           << ": its indexing map " << AffineMapAttr::get(map)
-           << " is not a projected permutation";
+    return op->emitOpError() << "has no gradient rule for operand #" << number
+                             << ": its indexing map " << AffineMapAttr::get(map)
+                             << " is not a projected permutation";
   return buildGeneric(operand);
 }
 
@@ -211,8 +209,7 @@ void AdjointBuilder::buildBody(OpBuilder &nb, Location loc, ValueRange args,
       continue;
     Value c = tangents.mul(args[numBound + idx], t);
     if (c.getType() != accType)
-      c = accType.getIntOrFloatBitWidth() >
-                  c.getType().getIntOrFloatBitWidth()
+      c = accType.getIntOrFloatBitWidth() > c.getType().getIntOrFloatBitWidth()
               ? Value(arith::ExtFOp::create(nb, loc, accType, c))
               : Value(arith::TruncFOp::create(nb, loc, accType, c));
     contribution = tangents.add(contribution, c);
@@ -327,8 +324,7 @@ struct StructuredOpGradientModel
   }
 };
 
-template <typename... OpTys>
-void attachAllStructured(MLIRContext *ctx) {
+template <typename... OpTys> void attachAllStructured(MLIRContext *ctx) {
   (OpTys::template attachInterface<StructuredOpGradientModel<OpTys>>(*ctx),
    ...);
 }

@@ -17,8 +17,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/DialectRegistry.h"
 
@@ -97,10 +97,10 @@ struct ExtractSliceGradientModel
     auto slice = cast<tensor::ExtractSliceOp>(op);
     return reshapeAdjoints(op, resultAdjoints, needed, operandAdjoints, [&] {
       Value zeros = buildZerosLike(b, op->getLoc(), slice.getSource());
-      return tensor::InsertSliceOp::create(
-                 b, op->getLoc(), resultAdjoints[0], zeros,
-                 slice.getMixedOffsets(), slice.getMixedSizes(),
-                 slice.getMixedStrides())
+      return tensor::InsertSliceOp::create(b, op->getLoc(), resultAdjoints[0],
+                                           zeros, slice.getMixedOffsets(),
+                                           slice.getMixedSizes(),
+                                           slice.getMixedStrides())
           .getResult();
     });
   }
@@ -176,11 +176,14 @@ struct ConcatGradientModel
       OpFoldResult size = tensor::getMixedSize(b, loc, in, dim);
       std::optional<int64_t> a = getConstantIntValue(offset),
                              s = getConstantIntValue(size);
-      offset = a && s ? OpFoldResult(b.getIndexAttr(*a + *s))
-                      : OpFoldResult(arith::AddIOp::create(
-                            b, loc, getValueOrCreateConstantIndexOp(b, loc, offset),
-                            getValueOrCreateConstantIndexOp(b, loc, size))
-                                         .getResult());
+      offset =
+          a && s
+              ? OpFoldResult(b.getIndexAttr(*a + *s))
+              : OpFoldResult(
+                    arith::AddIOp::create(
+                        b, loc, getValueOrCreateConstantIndexOp(b, loc, offset),
+                        getValueOrCreateConstantIndexOp(b, loc, size))
+                        .getResult());
     }
     return singleResultAdjoints(
         op, resultAdjoints, needed, operandAdjoints, [&](unsigned i) -> Value {
@@ -206,8 +209,8 @@ struct ExtractGradientModel
     auto extract = cast<tensor::ExtractOp>(op);
     return reshapeAdjoints(op, resultAdjoints, needed, operandAdjoints, [&] {
       Value zeros = buildZerosLike(b, op->getLoc(), extract.getTensor());
-      return tensor::InsertOp::create(b, op->getLoc(), resultAdjoints[0],
-                                      zeros, extract.getIndices())
+      return tensor::InsertOp::create(b, op->getLoc(), resultAdjoints[0], zeros,
+                                      extract.getIndices())
           .getResult();
     });
   }

@@ -40,8 +40,7 @@ struct ScaledAddGradientModel
 };
 } // namespace
 
-void mlir::dtensor::test::registerTestGradientModel(
-    DialectRegistry &registry) {
+void mlir::dtensor::test::registerTestGradientModel(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, test::DTensorTestDialect *) {
     test::ScaledAddOp::attachInterface<ScaledAddGradientModel>(*ctx);
   });
