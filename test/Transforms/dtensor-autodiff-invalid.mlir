@@ -1,9 +1,12 @@
 // RUN: dtensor-opt %s --dtensor-autodiff -split-input-file -verify-diagnostics
 // Each error stops the pass with exit 1 (the first program: scf.for).
-// RUN: head -n 30 %s | grep -v expected- > %t.mlir
+// RUN: sed '/^\/\/ --/q' %s | grep -v -e expected- -e '^// --' > %t.mlir
 // RUN: not dtensor-opt %t.mlir --dtensor-autodiff 2>&1 | FileCheck %s
 // CHECK-COUNT-1: error: 'scf.for' op has no gradient rule
 // CHECK-NOT: error:
+// A name in functions= that is not a loss function.
+// RUN: not dtensor-opt %t.mlir --dtensor-autodiff=functions=nope 2>&1 | FileCheck %s --check-prefix=NAME
+// NAME: error: dtensor-autodiff: @nope is not a loss function (a function whose only result is a 0-d float tensor, with dtensor.param arguments)
 
 // An op without GradientOpInterface on the path from a parameter to the
 // loss: one error naming the op and the operand.

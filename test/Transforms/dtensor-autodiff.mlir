@@ -5,6 +5,13 @@
 // RUN: dtensor-opt %s --dtensor-autodiff | dtensor-opt --dtensor-autodiff | FileCheck %s --check-prefix=TWICE
 // TWICE-COUNT-8: func.func @{{[a-z_]+}}_grad(
 // TWICE-NOT: _grad_grad
+// functions= differentiates only the named loss functions.
+// RUN: dtensor-opt %s --dtensor-autodiff="functions=named,unused" | FileCheck %s --check-prefix=FUNCS
+// FUNCS-NOT: func.func @pointwise_grad(
+// FUNCS: func.func @named_grad(
+// FUNCS-NOT: func.func @{{(broadcast_transpose|contractions|reduce_max)}}_grad(
+// FUNCS: func.func @unused_grad(
+// FUNCS-NOT: _grad(
 
 // CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[TO0D:.*]] = affine_map<(d0, d1) -> ()>

@@ -199,8 +199,19 @@ struct AutodiffPass : public dtensor::impl::DTensorAutodiffBase<AutodiffPass> {
     SymbolTable symbols(module);
     llvm::SmallVector<func::FuncOp> losses;
     for (auto f : module.getOps<func::FuncOp>())
-      if (isLossFunction(f))
+      if (isLossFunction(f) &&
+          (functions.empty() || llvm::is_contained(functions, f.getName())))
         losses.push_back(f);
+    for (const std::string &name : functions) {
+      auto f = symbols.lookup<func::FuncOp>(name);
+      if (!f || !isLossFunction(f)) {
+        module.emitError() << "dtensor-autodiff: @" << name
+                           << " is not a loss function (a function whose only "
+                              "result is a 0-d float tensor, with "
+                              "dtensor.param arguments)";
+        return signalPassFailure();
+      }
+    }
     for (func::FuncOp f : losses) {
       std::string name = (f.getName() + "_grad").str();
       if (symbols.lookup(name)) {

@@ -238,7 +238,7 @@ def DTensorAutodiff : Pass<"dtensor-autodiff", "::mlir::ModuleOp"> {
     differentiated: `scf.for`, `scf.if` and `func.call` on the path from a
     parameter to the loss are errors for now. If `@f_grad` already exists
     it is left unchanged (a hand-written gradient is kept, and the pass is
-    idempotent).
+    idempotent). `functions=f,g` differentiates only those loss functions.
 
     ```mlir
     func.func @f(%x: tensor<8x4xf32>,
@@ -252,6 +252,11 @@ def DTensorAutodiff : Pass<"dtensor-autodiff", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
+  let options = [
+    ListOption<"functions", "functions", "std::string",
+               "the loss functions to differentiate (default: every loss "
+               "function); a name that is not a loss function is an error">
+  ];
   let statistics = [
     Statistic<"numGradientFunctions", "num-gradient-functions",
               "Number of gradient functions added">,
