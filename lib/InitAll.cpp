@@ -3,6 +3,7 @@
 #include "dtensor/InitAll.h"
 
 #include "dtensor/Conversion/Passes.h"
+#include "dtensor/Dialect/DTensor/Extensions/GradientExternalModels.h"
 #include "dtensor/Dialect/DTensor/Extensions/ShardingRuleExternalModels.h"
 #include "dtensor/Dialect/DTensor/IR/DTensorDialect.h"
 #include "dtensor/Dialect/DTensor/Pipelines/Passes.h"
@@ -36,6 +37,8 @@ void mlir::dtensor::registerAllDialects(DialectRegistry &registry) {
 void mlir::dtensor::registerAllExtensions(DialectRegistry &registry) {
   // Sharding rules of upstream ops (ShardingRuleOpInterface).
   registerAllShardingRuleExternalModels(registry);
+  // Reverse-mode rules of upstream ops (GradientOpInterface).
+  registerAllGradientExternalModels(registry);
   // One-shot bufferization of the ops the CPU pipeline sees.
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(

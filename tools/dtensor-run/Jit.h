@@ -31,7 +31,8 @@ std::unique_ptr<mlir::ExecutionEngine> compileModule(mlir::ModuleOp module,
 
 /// Calls `entry` `iters` times on `inputs`; returns the outputs of the last
 /// call (each of the dtype of `results[i]`) and sets `seconds` to the
-/// fastest call.
+/// fastest call. Every call sees the same inputs (they are restored between
+/// calls), but `inputs` may hold what the last call wrote into them.
 std::vector<HostArray> callEntry(mlir::ExecutionEngine &engine,
                                  llvm::StringRef entry,
                                  std::vector<HostArray> &inputs,

@@ -28,6 +28,11 @@ struct Options {
   std::string backend = "cpu", strategy = "global";
   int iters = 1;
   std::string mpirun = "mpirun";
+  /// --grad-check: compare @f_grad with f64 finite differences of @f on
+  /// `gradSamples` elements per parameter, passing below `gradTol`.
+  bool gradCheck = false;
+  int gradSamples = 8;
+  double gradTol = 1e-3;
   /// Seconds before the launcher ends the job; 0 waits forever.
   unsigned timeoutSeconds = 0;
   /// Set in the ranks: the directory where each rank leaves its pid, its

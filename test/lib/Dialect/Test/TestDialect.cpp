@@ -46,4 +46,5 @@ FailureOr<SmallVector<Value>> ScaledAddOp::decomposeOperation(OpBuilder &b) {
 void mlir::dtensor::test::registerTestDialect(DialectRegistry &registry) {
   registry.insert<DTensorTestDialect>();
   registerTestShardingModel(registry);
+  registerTestGradientModel(registry);
 }

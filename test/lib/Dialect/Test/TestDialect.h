@@ -19,12 +19,16 @@ namespace mlir {
 namespace dtensor {
 namespace test {
 
-/// Inserts the test dialect and attaches its sharding rule (an external
-/// model of ShardingRuleOpInterface).
+/// Inserts the test dialect and attaches its sharding rule and its reverse
+/// rule (external models of ShardingRuleOpInterface and
+/// GradientOpInterface).
 void registerTestDialect(DialectRegistry &registry);
 
 /// Attaches the sharding rule of `dtensor_test.scaled_add`.
 void registerTestShardingModel(DialectRegistry &registry);
+
+/// Attaches the reverse rule of `dtensor_test.scaled_add`.
+void registerTestGradientModel(DialectRegistry &registry);
 
 } // namespace test
 } // namespace dtensor

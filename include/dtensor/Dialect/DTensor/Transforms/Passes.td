@@ -210,6 +210,66 @@ def DTensorDDPSplit : Pass<"dtensor-ddp-split", "::mlir::ModuleOp"> {
   ];
 }
 
+def DTensorAutodiff : Pass<"dtensor-autodiff", "::mlir::ModuleOp"> {
+  let summary = "add the reverse-mode gradient function of every loss function";
+  let description = [{
+    A loss function is a `func.func` whose only result is a 0-d float
+    tensor and whose trainable arguments carry `dtensor.param = "<name>"`.
+    For each loss function `@f` with at least one such argument the pass
+    adds `@f_grad`, with the same arguments and visibility, returning the
+    loss and the gradient of the loss with respect to each `dtensor.param`
+    argument, in argument order. Each gradient result gets the
+    `dtensor.spec` of its parameter argument (and the loss the result
+    attributes of `@f`), so that the fake-tensor analysis plans the
+    backward like any program: under data parallelism (input `S(0)`,
+    parameters `R`) a weight gradient comes out `P(sum)` and its
+    redistribution to `R` is the DDP all-reduce.
+
+    `@f_grad` is a copy of `@f`'s body (the forward values stay available)
+    followed by the reverse sweep: in reverse program order, every op whose
+    results carry an adjoint and whose operands depend on a parameter builds
+    the adjoints of those operands through `GradientOpInterface`; a value
+    used several times sums its adjoints (`linalg.add`). The loss' adjoint
+    is 1. Values that do not depend on a parameter (inputs, constants,
+    `tensor.empty`, fills of constants) get no adjoint; a parameter the loss
+    does not depend on gets a zero gradient.
+
+    An op without `GradientOpInterface` whose operand's gradient is needed is
+    an error naming the op and the operand, as is a rule that does not
+    cover an instance (a body op without a derivative, a reduction that is
+    neither a sum nor a max/min). Only a single-block body is
+    differentiated: `scf.for`, `scf.if` and `func.call` on the path from a
+    parameter to the loss are errors for now. If `@f_grad` already exists
+    it is left unchanged (a hand-written gradient is kept, and the pass is
+    idempotent). `functions=f,g` differentiates only those loss functions.
+
+    ```mlir
+    func.func @f(%x: tensor<8x4xf32>,
+                 %w: tensor<4x2xf32> {dtensor.param = "w"}) -> tensor<f32>
+    // dtensor-opt --dtensor-autodiff adds
+    func.func @f_grad(%x: tensor<8x4xf32>,
+                      %w: tensor<4x2xf32> {dtensor.param = "w"})
+        -> (tensor<f32>, tensor<4x2xf32>)
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let options = [
+    ListOption<"functions", "functions", "std::string",
+               "the loss functions to differentiate (default: every loss "
+               "function); a name that is not a loss function is an error">
+  ];
+  let statistics = [
+    Statistic<"numGradientFunctions", "num-gradient-functions",
+              "Number of gradient functions added">,
+    Statistic<"numKept", "num-kept",
+              "Number of loss functions whose _grad function already existed">,
+    Statistic<"numReverseRules", "num-reverse-rules",
+              "Number of ops whose reverse rule was applied">
+  ];
+}
+
 def DTensorDecomposeAggregates
     : Pass<"dtensor-decompose-aggregates", "::mlir::ModuleOp"> {
   let summary = "decompose linalg aggregate ops (softmax) into structured ops";
