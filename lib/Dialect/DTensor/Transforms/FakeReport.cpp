@@ -10,6 +10,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 namespace mlir {
@@ -89,12 +90,39 @@ struct Collective {
   llvm::SmallVector<int64_t> bytes;
   double costUs;
   std::string value, from, to;
+  /// The mesh axis' name, and the op (with its location) that needs it.
+  std::string axisName, neededBy, location;
 };
+
+/// `file:line:col` of a location (the file's base name), or empty.
+std::string locationString(Location loc) {
+  auto flc = dyn_cast<FileLineColLoc>(loc);
+  if (!flc) {
+    if (auto fused = dyn_cast<FusedLoc>(loc))
+      for (Location l : fused.getLocations())
+        if (std::string s = locationString(l); !s.empty())
+          return s;
+    if (auto named = dyn_cast<NameLoc>(loc))
+      return locationString(named.getChildLoc());
+    return "";
+  }
+  return (llvm::sys::path::filename(flc.getFilename().getValue()) + ":" +
+          llvm::Twine(flc.getLine()) + ":" + llvm::Twine(flc.getColumn()))
+      .str();
+}
+
+/// The op a redistribution is there for: the explicit op, or the first op
+/// reading the redistributed value (`func.return` for a result request).
+Operation *neededByOp(const Redistribution &r) {
+  if (r.op)
+    return r.op;
+  return r.users.empty() ? nullptr : r.users.front()->getOwner();
+}
 
 /// Everything the report says about one function.
 struct FunctionReport {
   json::Object object;
-  llvm::SmallVector<Collective> collectives;
+  std::vector<Collective> collectives;
   llvm::SmallVector<std::array<std::string, 5>> rows;
   llvm::SmallVector<int64_t> commBytes, peakBytes;
   double commCostUs = 0;
@@ -141,6 +169,13 @@ private:
     return s;
   }
   json::Value meshJson();
+  /// The name of mesh axis `axis` (its number without a mesh).
+  std::string axisName(int64_t axis) const {
+    if (MeshOp m = plan.getMesh())
+      if (axis < static_cast<int64_t>(m.getAxisNames().size()))
+        return cast<StringAttr>(m.getAxisNames()[axis]).getValue().str();
+    return std::to_string(axis);
+  }
   /// The `values` section, the table rows and the peak estimate.
   void addValues();
   /// Adds the bytes of `v` to `deltas` over its live range in `order`.
@@ -277,13 +312,17 @@ void ReportBuilder::addSteps(const Redistribution &r,
   for (const RedistributeStep &step : steps) {
     if (!isCollective(step.kind))
       continue;
+    Operation *user = neededByOp(r);
     Collective c{step.kind,
                  step.axis,
                  stepBytes(step, t->type, mesh),
                  stepCost(step, t->type, mesh),
                  valueName(r.value),
                  placementsToString(step.before),
-                 placementsToString(placementsAfter(step))};
+                 placementsToString(placementsAfter(step)),
+                 axisName(step.axis),
+                 user ? user->getName().getStringRef().str() : "",
+                 user ? locationString(user->getLoc()) : ""};
     for (int64_t i = 0; i < numRanks; ++i)
       rep.commBytes[i] += c.bytes[i];
     collectives.push_back(
@@ -294,7 +333,10 @@ void ReportBuilder::addSteps(const Redistribution &r,
                      {"value", c.value},
                      {"global_shape", toJson(t->type.getShape())},
                      {"from", c.from},
-                     {"to", c.to}});
+                     {"to", c.to},
+                     {"mesh_axis_names", json::Array{c.axisName}},
+                     {"needed_by",
+                      json::Object{{"op", c.neededBy}, {"loc", c.location}}}});
     rep.collectives.push_back(std::move(c));
   }
 }
@@ -375,13 +417,15 @@ void printText(llvm::raw_ostream &os, FunctionOpInterface func,
   if (rep.collectives.empty()) {
     os << "collectives: none\n";
   } else {
-    TextTable collectives(
-        {"kind", "axis", "value", "placements", "bytes/rank", "cost_us"});
+    TextTable collectives({"kind", "axis", "value", "placements",
+                           "bytes/rank", "cost_us", "for"});
     for (const Collective &c : rep.collectives)
-      collectives.addRow({stringifyStepKind(c.kind).str(),
-                          std::to_string(c.axis), c.value,
-                          c.from + " -> " + c.to, joinIntegers(c.bytes),
-                          llvm::formatv("{0:F1}", c.costUs).str()});
+      collectives.addRow(
+          {stringifyStepKind(c.kind).str(), c.axisName, c.value,
+           c.from + " -> " + c.to, joinIntegers(c.bytes),
+           llvm::formatv("{0:F1}", c.costUs).str(),
+           c.location.empty() ? c.neededBy
+                              : c.neededBy + " (" + c.location + ")"});
     os << "collectives:\n";
     collectives.print(os);
   }
