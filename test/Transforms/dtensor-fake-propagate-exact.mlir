@@ -49,3 +49,10 @@
 // PART-NOT: dtensor.all_gather
 // PART-NOT: dtensor.all_reduce
 // PART-NOT: dtensor.all_to_all
+
+// A P(avg) input: one all_reduce serves both readers (PyTorch and the
+// heuristic: 29.5 us in three collectives).
+// RUN: dtensor-opt %S/../Integration/Inputs/exact_pavg.mlir --dtensor-fake-report="format=json output=%t.pavg.json strategy=exact compare-pytorch=1" -o /dev/null
+// RUN: %jsonq %t.pavg.json \
+// RUN:   'kinds(f) == ["all_reduce"]' 'f["collectives"][0]["from"] == "[P(avg)]"' \
+// RUN:   'abs(f["totals"]["pytorch_comm_cost_us"] - 29.5) < 0.05' 'f["planner"]["proven_optimal"]'
