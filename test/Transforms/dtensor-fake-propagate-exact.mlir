@@ -56,3 +56,10 @@
 // RUN: %jsonq %t.pavg.json \
 // RUN:   'kinds(f) == ["all_reduce"]' 'f["collectives"][0]["from"] == "[P(avg)]"' \
 // RUN:   'abs(f["totals"]["pytorch_comm_cost_us"] - 29.5) < 0.05' 'f["planner"]["proven_optimal"]'
+
+// Past 5000 planned ops the heuristic plans, and the report says so.
+// RUN: %python %dtensor_src_root/bench/gen_mlp.py --flavor dtensor --layers 1700 -o %t.mlp.mlir
+// RUN: dtensor-opt %t.mlp.mlir --dtensor-fake-report="format=json output=%t.mlp.json strategy=exact" -o /dev/null
+// RUN: %jsonq %t.mlp.json 'f["planner"]["planned_ops"] == 5100' 'not f["planner"]["exact"]' 'not f["planner"]["proven_optimal"]'
+// RUN: dtensor-opt %t.mlp.mlir --dtensor-fake-report="format=text strategy=exact" -o /dev/null | FileCheck %s --check-prefix=BIG
+// BIG: planner: heuristic over 5100 ops (too many to solve exactly, or no solution within the solver's limits), not proven optimal

@@ -606,6 +606,7 @@ llvm::SmallVector<ForcedStrategies, 2> Planner::run(PlannerStats &stats) {
   collect();
   llvm::SmallVector<ForcedStrategies, 2> plans;
   stats.plannedOps = static_cast<int64_t>(ops.size());
+  stats.exactRequested = options.exact;
   if (ops.empty())
     return plans;
   if (options.exact && stats.plannedOps <= options.exactOpLimit) {

@@ -383,9 +383,9 @@ FunctionReport ReportBuilder::build(bool comparePytorch) {
       {"peak_bytes", toJson(rep.peakBytes)},
       {"comm_cost_us", jsonNumber(rep.commCostUs)},
       {"num_collectives", static_cast<int64_t>(rep.collectives.size())}};
-  if (const PlannerStats &stats = plan.plannerStats; stats.exact)
+  if (const PlannerStats &stats = plan.plannerStats; stats.exactRequested)
     rep.object["planner"] = json::Object{
-        {"exact", true},
+        {"exact", stats.exact},
         {"proven_optimal", stats.provenOptimal},
         {"planned_ops", stats.plannedOps},
         {"lower_bound_us", jsonNumber(stats.lowerBound)}};
@@ -400,6 +400,26 @@ FunctionReport ReportBuilder::build(bool comparePytorch) {
 FunctionReport buildReport(FunctionOpInterface func, const FunctionPlan &plan,
                            bool comparePytorch) {
   return ReportBuilder(func, plan).build(comparePytorch);
+}
+
+/// How strategy=exact planned the function.
+void printPlanner(llvm::raw_ostream &os, const PlannerStats &stats,
+                  double costUs) {
+  if (!stats.exact) {
+    os << "planner: heuristic over " << stats.plannedOps
+       << " ops (too many to solve exactly, or no solution within the "
+          "solver's limits), not proven optimal\n";
+    return;
+  }
+  os << "planner: exact over " << stats.plannedOps << " ops, ";
+  if (stats.provenOptimal) {
+    os << "proven optimal\n";
+    return;
+  }
+  os << "not proven optimal: the optimum is at least "
+     << llvm::formatv("{0:F1}", stats.lowerBound) << " us (this plan "
+     << llvm::formatv("{0:F1}", costUs - stats.lowerBound)
+     << " us above it at most)\n";
 }
 
 void printText(llvm::raw_ostream &os, FunctionOpInterface func,
@@ -436,16 +456,8 @@ void printText(llvm::raw_ostream &os, FunctionOpInterface func,
        << llvm::formatv("{0:F1}", *rep.pytorchCostUs);
   os << " comm_bytes/rank=[" << joinIntegers(rep.commBytes)
      << "] peak_bytes/rank=[" << joinIntegers(rep.peakBytes) << "]\n";
-  if (const PlannerStats &stats = plan.plannerStats; stats.exact) {
-    os << "planner: exact over " << stats.plannedOps << " ops, ";
-    if (stats.provenOptimal)
-      os << "proven optimal\n";
-    else
-      os << "not proven optimal: the optimum is at least "
-         << llvm::formatv("{0:F1}", stats.lowerBound) << " us (this plan "
-         << llvm::formatv("{0:F1}", rep.commCostUs - stats.lowerBound)
-         << " us above it at most)\n";
-  }
+  if (const PlannerStats &stats = plan.plannerStats; stats.exactRequested)
+    printPlanner(os, stats, rep.commCostUs);
   os << "\n";
 }
 

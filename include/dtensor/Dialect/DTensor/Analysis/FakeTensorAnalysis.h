@@ -77,6 +77,8 @@ makeFakeTensorOptions(UnknownOpPolicy unknownOps,
 /// How a function was planned.
 struct PlannerStats {
   int64_t plannedOps = 0;
+  /// strategy=exact was asked for.
+  bool exactRequested = false;
   /// Solved as a 0-1 program (else by the heuristic).
   bool exact = false;
   /// The program's optimum was proven.
