@@ -2,9 +2,12 @@
 
 #include "dtensor/Support/MixedIntegerProgram.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <vector>
 #include <coin/Cbc_C_Interface.h>
 
 using namespace mlir::dtensor;
@@ -45,28 +48,40 @@ MixedIntegerProgram::Result MixedIntegerProgram::solve(int64_t maxNodes,
   CbcModel cbc;
   Cbc_Model *m = cbc.model;
   Cbc_setLogLevel(m, 0);
-  for (const Column &c : columns)
-    Cbc_addCol(m, "", clampBound(c.lower), clampBound(c.upper), c.cost,
-               c.integer, 0, nullptr, nullptr);
-  std::vector<int> cols;
-  std::vector<double> coefs;
-  for (const Row &r : rows) {
-    cols.clear();
-    coefs.clear();
+  // The whole matrix at once, column by column (adding rows one at a time
+  // makes CBC copy its matrix each time).
+  int numCols = static_cast<int>(columns.size());
+  int numRows = static_cast<int>(rows.size());
+  std::vector<CoinBigIndex> start(numCols + 1, 0);
+  for (const Row &r : rows)
+    for (auto [var, coef] : r.terms)
+      ++start[var + 1];
+  for (int c = 0; c < numCols; ++c)
+    start[c + 1] += start[c];
+  std::vector<int> index(start.back());
+  std::vector<double> value(start.back());
+  std::vector<CoinBigIndex> next(start.begin(), start.end() - 1);
+  std::vector<double> rowLower, rowUpper;
+  for (auto [ri, r] : llvm::enumerate(rows)) {
     for (auto [var, coef] : r.terms) {
-      cols.push_back(var);
-      coefs.push_back(coef);
+      index[next[var]] = static_cast<int>(ri);
+      value[next[var]++] = coef;
     }
-    int nz = static_cast<int>(cols.size());
-    if (r.lower == r.upper) {
-      Cbc_addRow(m, "", nz, cols.data(), coefs.data(), 'E', r.lower);
-      continue;
-    }
-    if (!std::isinf(r.lower))
-      Cbc_addRow(m, "", nz, cols.data(), coefs.data(), 'G', r.lower);
-    if (!std::isinf(r.upper))
-      Cbc_addRow(m, "", nz, cols.data(), coefs.data(), 'L', r.upper);
+    rowLower.push_back(clampBound(r.lower));
+    rowUpper.push_back(clampBound(r.upper));
   }
+  std::vector<double> colLower, colUpper, cost;
+  for (const Column &c : columns) {
+    colLower.push_back(clampBound(c.lower));
+    colUpper.push_back(clampBound(c.upper));
+    cost.push_back(c.cost);
+  }
+  Cbc_loadProblem(m, numCols, numRows, start.data(), index.data(),
+                  value.data(), colLower.data(), colUpper.data(), cost.data(),
+                  rowLower.data(), rowUpper.data());
+  for (auto [ci, c] : llvm::enumerate(columns))
+    if (c.integer)
+      Cbc_setInteger(m, static_cast<int>(ci));
   Cbc_setMaximumSeconds(m, seconds);
   Cbc_setMaximumNodes(m, static_cast<int>(std::min<int64_t>(maxNodes, INT32_MAX)));
   // Costs are in microseconds: a plan within 1e-6 us of the bound is optimal.
