@@ -425,8 +425,7 @@ int dtensor_run::runLauncher(MLIRContext &ctx, const Options &given, int argc,
                              char **argv) {
   validateOptions(given);
   OwningOpRef<ModuleOp> module = parseProgram(ctx, given);
-  const Options options =
-      given.steps ? prepareTraining(*module, given) : given;
+  const Options options = given.steps ? prepareTraining(*module, given) : given;
   ProgramInfo info = analyzeProgram(*module, options);
   validateProgram(*module, options, info);
   if (options.steps)

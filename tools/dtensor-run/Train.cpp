@@ -52,7 +52,7 @@ func::FuncOp findLoss(ModuleOp module, const Options &options) {
   }
   func::FuncOp found;
   for (auto f : module.getOps<func::FuncOp>())
-    if (isLoss(f) && !f.getName().ends_with("_grad")) {
+    if (isLoss(f)) {
       if (found)
         fail("--steps: several loss functions; choose one with --entry");
       found = f;
@@ -92,18 +92,20 @@ void dtensor_run::checkTrainingStep(const ProgramInfo &info) {
   if (params.empty())
     fail("--steps: @" + info.entryName + " has no dtensor.param arguments");
   if (info.results.size() != 1 + params.size())
-    fail("--steps: @" + info.entryName + " must return the loss and one "
+    fail("--steps: @" + info.entryName +
+         " must return the loss and one "
          "updated parameter per dtensor.param argument (" +
          llvm::Twine(1 + params.size()) + " results), not " +
          llvm::Twine(info.results.size()));
   for (auto [j, a] : llvm::enumerate(params)) {
-    const TensorLayout &in = info.args[a].layout, &out =
-                                                      info.results[1 + j].layout;
+    const TensorLayout &in = info.args[a].layout,
+                       &out = info.results[1 + j].layout;
     if (in.dtype != out.dtype || in.shape != out.shape ||
         in.placements != out.placements)
-      fail("--steps: result #" + llvm::Twine(1 + j) + " of @" +
-           info.entryName + " does not have the type and placements of "
-           "argument #" + llvm::Twine(a) + ", the parameter it updates");
+      fail("--steps: result #" + llvm::Twine(1 + j) + " of @" + info.entryName +
+           " does not have the type and placements of "
+           "argument #" +
+           llvm::Twine(a) + ", the parameter it updates");
   }
 }
 
@@ -159,8 +161,8 @@ std::vector<HostArray> trainOnOneRank(ModuleOp module, const Options &options,
   std::unique_ptr<ExecutionEngine> ref = compileModule(
       *single, info.entryName, /*partition=*/false, options.strategy);
   std::vector<HostArray> args = globalInputs(options, info);
-  std::vector<HostArray> out =
-      trainSteps(*ref, info, options.steps, args, [](int, const HostArray &) {});
+  std::vector<HostArray> out = trainSteps(*ref, info, options.steps, args,
+                                          [](int, const HostArray &) {});
   for (unsigned a : paramArgs(info.entry))
     out.push_back(args[a]);
   return out;
@@ -184,7 +186,8 @@ HostArray gatherResult(const HostArray &mine, const ProgramInfo &info,
 Options dtensor_run::prepareTraining(ModuleOp module, const Options &options) {
   validateTrainingOptions(options);
   Options trained = options;
-  if (!options.entry.empty() && llvm::StringRef(options.entry).ends_with(kSuffix) &&
+  if (!options.entry.empty() &&
+      llvm::StringRef(options.entry).ends_with(kSuffix) &&
       module.lookupSymbol<func::FuncOp>(options.entry))
     return trained;
   func::FuncOp loss = findLoss(module, options);
@@ -229,8 +232,9 @@ int dtensor_run::runTrainingSteps(ModuleOp module, ExecutionEngine &engine,
   }
   if (!options.check)
     return 0;
-  CompareResult cmp = compareOutputs(globals, trainOnOneRank(module, options, info),
-                                     options.rtol, options.atol);
+  CompareResult cmp =
+      compareOutputs(globals, trainOnOneRank(module, options, info),
+                     options.rtol, options.atol);
   llvm::outs() << formatCheckReport(cmp);
   llvm::outs().flush();
   return cmp.ok ? 0 : 1;

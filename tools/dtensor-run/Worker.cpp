@@ -111,7 +111,7 @@ HostArray localInput(const Options &options, const ProgramInfo &info, size_t i,
 } // namespace
 
 std::vector<HostArray> dtensor_run::globalInputs(const Options &options,
-                                    const ProgramInfo &info) {
+                                                 const ProgramInfo &info) {
   std::vector<HostArray> globals;
   for (size_t i = 0; i < info.args.size(); ++i) {
     if (options.inputs == "random") {
@@ -128,7 +128,8 @@ std::vector<HostArray> dtensor_run::globalInputs(const Options &options,
 }
 
 std::vector<std::vector<HostArray>>
-dtensor_run::gatherToRoot(const std::vector<HostArray> &mine, int rank, int size) {
+dtensor_run::gatherToRoot(const std::vector<HostArray> &mine, int rank,
+                          int size) {
   std::vector<std::vector<HostArray>> all(size);
   for (size_t i = 0; i < mine.size(); ++i) {
     int64_t bytes = mine[i].data.size();
@@ -234,8 +235,7 @@ int finishOnRoot(ModuleOp module, const Options &options,
 int dtensor_run::runWorker(MLIRContext &ctx, const Options &given) {
   redirectErrors(given, rankFromEnvironment());
   OwningOpRef<ModuleOp> module = parseProgram(ctx, given);
-  const Options options =
-      given.steps ? prepareTraining(*module, given) : given;
+  const Options options = given.steps ? prepareTraining(*module, given) : given;
   ProgramInfo info = analyzeProgram(*module, options);
   if (dtrt_init(static_cast<int32_t>(info.mesh.size()), info.mesh.data()) != 0)
     fail(dtrt_last_error());

@@ -163,12 +163,12 @@ Value buildSgdUpdate(OpBuilder &b, Location loc, Value param, Value gradient,
   Value rates =
       linalg::FillOp::create(b, loc, ValueRange{rate}, ValueRange{empty()})
           .getResult(0);
-  Value step = linalg::MulOp::create(b, loc, TypeRange{type},
-                                     ValueRange{rates, gradient},
-                                     ValueRange{empty()})
-                   ->getResult(0);
-  return linalg::SubOp::create(b, loc, TypeRange{type},
-                               ValueRange{param, step}, ValueRange{empty()})
+  Value step =
+      linalg::MulOp::create(b, loc, TypeRange{type},
+                            ValueRange{rates, gradient}, ValueRange{empty()})
+          ->getResult(0);
+  return linalg::SubOp::create(b, loc, TypeRange{type}, ValueRange{param, step},
+                               ValueRange{empty()})
       ->getResult(0);
 }
 
@@ -235,9 +235,8 @@ struct AutodiffPass : public dtensor::impl::DTensorAutodiffBase<AutodiffPass> {
     if (optimizer == "none")
       return std::optional<double>();
     if (optimizer != "sgd")
-      return module.emitError()
-             << "dtensor-autodiff: unknown optimizer '" << optimizer
-             << "' (expected none or sgd)";
+      return module.emitError() << "dtensor-autodiff: unknown optimizer '"
+                                << optimizer << "' (expected none or sgd)";
     if (!std::isfinite(lr))
       return module.emitError()
              << "dtensor-autodiff: the learning rate lr=" << lr
