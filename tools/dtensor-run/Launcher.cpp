@@ -4,6 +4,7 @@
 
 #include "Npy.h"
 #include "Program.h"
+#include "Train.h"
 #include "Worker.h"
 
 #include "dtensor/Support/ShardingMath.h"
@@ -420,12 +421,15 @@ void reportFailure(const Job &job, int rc) {
 }
 } // namespace
 
-int dtensor_run::runLauncher(MLIRContext &ctx, const Options &options, int argc,
+int dtensor_run::runLauncher(MLIRContext &ctx, const Options &given, int argc,
                              char **argv) {
-  validateOptions(options);
-  OwningOpRef<ModuleOp> module = parseProgram(ctx, options);
+  validateOptions(given);
+  OwningOpRef<ModuleOp> module = parseProgram(ctx, given);
+  const Options options = given.steps ? prepareTraining(*module, given) : given;
   ProgramInfo info = analyzeProgram(*module, options);
   validateProgram(*module, options, info);
+  if (options.steps)
+    checkTrainingStep(info);
   checkLowerable(*module, options);
   validateInputs(options, info);
   checkMemory(options, info);

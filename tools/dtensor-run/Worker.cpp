@@ -6,6 +6,7 @@
 #include "Jit.h"
 #include "Npy.h"
 #include "Program.h"
+#include "Train.h"
 
 #include "dtensor/Support/ShardingMath.h"
 #include "dtrt/dtrt.h"
@@ -107,9 +108,10 @@ HostArray localInput(const Options &options, const ProgramInfo &info, size_t i,
   return a;
 }
 
-/// The global inputs, for the one-rank run of --check.
-std::vector<HostArray> globalInputs(const Options &options,
-                                    const ProgramInfo &info) {
+} // namespace
+
+std::vector<HostArray> dtensor_run::globalInputs(const Options &options,
+                                                 const ProgramInfo &info) {
   std::vector<HostArray> globals;
   for (size_t i = 0; i < info.args.size(); ++i) {
     if (options.inputs == "random") {
@@ -125,9 +127,9 @@ std::vector<HostArray> globalInputs(const Options &options,
   return globals;
 }
 
-/// Sends every rank's arrays to rank 0; returns them there, indexed by rank.
 std::vector<std::vector<HostArray>>
-gatherToRoot(const std::vector<HostArray> &mine, int rank, int size) {
+dtensor_run::gatherToRoot(const std::vector<HostArray> &mine, int rank,
+                          int size) {
   std::vector<std::vector<HostArray>> all(size);
   for (size_t i = 0; i < mine.size(); ++i) {
     int64_t bytes = mine[i].data.size();
@@ -157,8 +159,8 @@ gatherToRoot(const std::vector<HostArray> &mine, int rank, int size) {
   return all;
 }
 
-void writeOutputs(const Options &options,
-                  const std::vector<HostArray> &results) {
+void dtensor_run::writeOutputs(const Options &options,
+                               const std::vector<HostArray> &results) {
   for (auto [i, a] : llvm::enumerate(results)) {
     std::string err;
     llvm::SmallString<128> path(options.outDir);
@@ -166,6 +168,20 @@ void writeOutputs(const Options &options,
     if (!writeNpy(path.str().str(), a, err))
       fail(err);
   }
+}
+
+namespace {
+/// Ends a training run like any other: the trace, rank 0's status to every
+/// rank, the "done" mark.
+int finishTraining(const Options &options, int rank, int status) {
+  if (!options.traceFile.empty() &&
+      dtrt_trace_write(options.traceFile.c_str()) != 0)
+    fail(dtrt_last_error());
+  MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  dtrt_finalize();
+  if (!options.workerDir.empty())
+    writeFile(workerFile(options.workerDir, rank, "done"), "");
+  return status;
 }
 
 /// Runs the unpartitioned program on rank 0 and compares; returns whether
@@ -216,9 +232,10 @@ int finishOnRoot(ModuleOp module, const Options &options,
 }
 } // namespace
 
-int dtensor_run::runWorker(MLIRContext &ctx, const Options &options) {
-  redirectErrors(options, rankFromEnvironment());
-  OwningOpRef<ModuleOp> module = parseProgram(ctx, options);
+int dtensor_run::runWorker(MLIRContext &ctx, const Options &given) {
+  redirectErrors(given, rankFromEnvironment());
+  OwningOpRef<ModuleOp> module = parseProgram(ctx, given);
+  const Options options = given.steps ? prepareTraining(*module, given) : given;
   ProgramInfo info = analyzeProgram(*module, options);
   if (dtrt_init(static_cast<int32_t>(info.mesh.size()), info.mesh.data()) != 0)
     fail(dtrt_last_error());
@@ -238,6 +255,10 @@ int dtensor_run::runWorker(MLIRContext &ctx, const Options &options) {
   std::unique_ptr<ExecutionEngine> engine =
       compileModule(*local, entry, /*partition=*/true, options.strategy);
   MPI_Barrier(MPI_COMM_WORLD);
+  if (options.steps)
+    return finishTraining(options, rank,
+                          runTrainingSteps(*module, *engine, options, info,
+                                           std::move(locals), rank, size));
   double seconds = 0;
   std::vector<HostArray> outs = callEntry(
       *engine, entry, locals, info.resultLayouts(), options.iters, seconds);

@@ -4,7 +4,8 @@
 // body followed by the reverse sweep over its single block. Activity: a
 // value is active when it depends on a `dtensor.param` argument; only
 // active operands of ops whose results carry an adjoint are differentiated,
-// and only through `GradientOpInterface`.
+// and only through `GradientOpInterface`. With optimizer=sgd the function
+// is @f_train_step and returns p - lr * grad instead of each gradient.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,9 +15,14 @@
 #include "dtensor/Dialect/DTensor/Interfaces/GradientOpInterface.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
+
+#include <cmath>
+#include <optional>
 
 namespace mlir {
 namespace dtensor {
@@ -49,7 +55,9 @@ bool isLossFunction(func::FuncOp f) {
 /// The reverse sweep over one gradient function.
 class ReverseSweep {
 public:
-  explicit ReverseSweep(func::FuncOp grad) : grad(grad) {}
+  /// With `sgdLr`, the parameters after one SGD step replace the gradients.
+  ReverseSweep(func::FuncOp grad, std::optional<double> sgdLr)
+      : grad(grad), sgdLr(sgdLr) {}
 
   /// Builds the sweep and rewrites the return; fails after an error.
   LogicalResult run(unsigned &numRules);
@@ -62,6 +70,7 @@ private:
   void finish(OpBuilder &b);
 
   func::FuncOp grad;
+  std::optional<double> sgdLr;
   llvm::DenseSet<Value> active;
   llvm::DenseMap<Value, Value> adjoints;
 };
@@ -140,6 +149,29 @@ LogicalResult ReverseSweep::reverse(Operation *op, OpBuilder &b,
   return success();
 }
 
+/// `param - lr * gradient`, elementwise in linalg named ops.
+Value buildSgdUpdate(OpBuilder &b, Location loc, Value param, Value gradient,
+                     double lr) {
+  auto type = cast<RankedTensorType>(param.getType());
+  auto empty = [&] {
+    return tensor::EmptyOp::create(b, loc, type.getShape(),
+                                   type.getElementType())
+        .getResult();
+  };
+  Value rate = arith::ConstantOp::create(
+      b, loc, b.getFloatAttr(type.getElementType(), lr));
+  Value rates =
+      linalg::FillOp::create(b, loc, ValueRange{rate}, ValueRange{empty()})
+          .getResult(0);
+  Value step =
+      linalg::MulOp::create(b, loc, TypeRange{type},
+                            ValueRange{rates, gradient}, ValueRange{empty()})
+          ->getResult(0);
+  return linalg::SubOp::create(b, loc, TypeRange{type}, ValueRange{param, step},
+                               ValueRange{empty()})
+      ->getResult(0);
+}
+
 void ReverseSweep::finish(OpBuilder &b) {
   Operation *ret = grad.getBody().front().getTerminator();
   llvm::SmallVector<Value> results{ret->getOperand(0)};
@@ -149,7 +181,10 @@ void ReverseSweep::finish(OpBuilder &b) {
     if (!grad.getArgAttr(i, kParamAttr))
       continue;
     Value g = adjoints.lookup(arg);
-    results.push_back(g ? g : buildZerosLike(b, arg.getLoc(), arg));
+    if (!g)
+      g = buildZerosLike(b, arg.getLoc(), arg);
+    results.push_back(sgdLr ? buildSgdUpdate(b, arg.getLoc(), arg, g, *sgdLr)
+                            : g);
     llvm::SmallVector<NamedAttribute> attrs;
     if (Attribute spec = grad.getArgAttr(i, kSpecAttr))
       attrs.push_back(b.getNamedAttr(kSpecAttr, spec));
@@ -194,8 +229,27 @@ LogicalResult ReverseSweep::run(unsigned &numRules) {
 struct AutodiffPass : public dtensor::impl::DTensorAutodiffBase<AutodiffPass> {
   using Base::Base;
 
+  /// The SGD learning rate (none for optimizer=none); fails on an unknown
+  /// optimizer or a learning rate that is not finite.
+  FailureOr<std::optional<double>> parseOptimizer(ModuleOp module) {
+    if (optimizer == "none")
+      return std::optional<double>();
+    if (optimizer != "sgd")
+      return module.emitError() << "dtensor-autodiff: unknown optimizer '"
+                                << optimizer << "' (expected none or sgd)";
+    if (!std::isfinite(lr))
+      return module.emitError()
+             << "dtensor-autodiff: the learning rate lr=" << lr
+             << " of optimizer=sgd is not finite";
+    return std::optional<double>(lr);
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    FailureOr<std::optional<double>> sgdLr = parseOptimizer(module);
+    if (failed(sgdLr))
+      return signalPassFailure();
+    llvm::StringRef suffix = *sgdLr ? "_train_step" : "_grad";
     SymbolTable symbols(module);
     llvm::SmallVector<func::FuncOp> losses;
     for (auto f : module.getOps<func::FuncOp>())
@@ -213,7 +267,7 @@ struct AutodiffPass : public dtensor::impl::DTensorAutodiffBase<AutodiffPass> {
       }
     }
     for (func::FuncOp f : losses) {
-      std::string name = (f.getName() + "_grad").str();
+      std::string name = (f.getName() + suffix).str();
       if (symbols.lookup(name)) {
         ++numKept;
         continue;
@@ -222,7 +276,7 @@ struct AutodiffPass : public dtensor::impl::DTensorAutodiffBase<AutodiffPass> {
       grad.setName(name);
       symbols.insert(grad, std::next(Block::iterator(f)));
       unsigned rules = 0;
-      if (failed(ReverseSweep(grad).run(rules)))
+      if (failed(ReverseSweep(grad, *sgdLr).run(rules)))
         return signalPassFailure();
       numReverseRules += rules;
       ++numGradientFunctions;

@@ -243,6 +243,16 @@ def DTensorAutodiff : Pass<"dtensor-autodiff", "::mlir::ModuleOp"> {
     it is left unchanged (a hand-written gradient is kept, and the pass is
     idempotent). `functions=f,g` differentiates only those loss functions.
 
+    With `optimizer=sgd lr=<lr>` the pass adds instead `@f_train_step`, with
+    the same arguments, returning the loss and each `dtensor.param`
+    argument after one step of stochastic gradient descent,
+    `p' = p - lr * grad` (as `linalg.mul` of a filled `lr` tensor and
+    `linalg.sub`), in argument order, each with its parameter's
+    `dtensor.spec`, so that a training loop can feed the updated parameters
+    back as the next step's arguments. An existing `@f_train_step` is kept.
+    `optimizer=none` (the default) is the `@f_grad` behaviour; another
+    optimizer name, or a learning rate that is not finite, is an error.
+
     ```mlir
     func.func @f(%x: tensor<8x4xf32>,
                  %w: tensor<4x2xf32> {dtensor.param = "w"}) -> tensor<f32>
@@ -258,13 +268,20 @@ def DTensorAutodiff : Pass<"dtensor-autodiff", "::mlir::ModuleOp"> {
   let options = [
     ListOption<"functions", "functions", "std::string",
                "the loss functions to differentiate (default: every loss "
-               "function); a name that is not a loss function is an error">
+               "function); a name that is not a loss function is an error">,
+    Option<"optimizer", "optimizer", "std::string", "\"none\"",
+           "none: add @f_grad (loss, gradients); sgd: add @f_train_step "
+           "(loss, parameters after one SGD step p - lr * grad); any other "
+           "name is an error">,
+    Option<"lr", "lr", "double", "0.01",
+           "the learning rate of optimizer=sgd (finite)">
   ];
   let statistics = [
     Statistic<"numGradientFunctions", "num-gradient-functions",
               "Number of gradient functions added">,
     Statistic<"numKept", "num-kept",
-              "Number of loss functions whose _grad function already existed">,
+              "Number of loss functions whose _grad (or _train_step) function "
+              "already existed">,
     Statistic<"numReverseRules", "num-reverse-rules",
               "Number of ops whose reverse rule was applied">
   ];
