@@ -487,15 +487,15 @@ void appendTerms(llvm::SmallVectorImpl<std::pair<int, double>> &row,
 
 /// The moves of one value to placement `q`, needed where `u` is 1. `u` is at
 /// least every read of q (readers share one redistribution of the value to
-/// q), exactly the read when there is one read. For a value made by planned
+/// q), exactly the read when `single` (one read, no sink). For a value made by planned
 /// ops, `z_pq` (cost p -> q) is the part of u made in p: `sum_p z_pq = u`
 /// and `z_pq <= x_p`, so that a 0-1 solution pays the move it makes, and
 /// the linear relaxation is as tight as the transportation problem between
 /// the two placements (Alpa's edge variables, with sharing).
 void addMoves(MixedIntegerProgram &mip, const ValueTerms &terms,
-              const Placements &q, int u, llvm::SmallVectorImpl<int> &zOfMade,
+              const Placements &q, int u, bool single,
+              llvm::SmallVectorImpl<int> &zOfMade,
               llvm::function_ref<double(const Placements &)> costFrom) {
-  bool single = terms.reads.size() == 1 && terms.sinks.empty();
   for (const PlacementTerms &read : terms.reads) {
     llvm::SmallVector<std::pair<int, double>, 8> row{{u, 1.0}};
     if (const llvm::SmallVector<int, 4> *vars = findTerms(read, q))
@@ -573,11 +573,11 @@ LogicalResult Planner::solveExactly(ForcedStrategies &forced,
                                : transitionCost(v, fixed.front().placements, q);
       int u = std::isinf(c) ? mip.addVariable(0, 0, 0, false)
                             : mip.addVariable(sink ? 1 : 0, 1, c, false);
-      addMoves(mip, terms, q, u, zOfMade, [&](const Placements &p) {
+      addMoves(mip, terms, q, u, single, zOfMade, [&](const Placements &p) {
         return transitionCost(v, p, q);
       });
       for (auto [pi, z] : llvm::enumerate(zOfMade))
-        if (!terms.made.empty() && z >= 0)
+        if (z >= 0)
           outflow[pi].push_back({z, 1.0});
     }
     if (single)
@@ -597,7 +597,6 @@ LogicalResult Planner::solveExactly(ForcedStrategies &forced,
         forced[p.op] = p.candidates[c];
   stats.exact = true;
   stats.provenOptimal = result.status == MixedIntegerProgram::Status::Optimal;
-  stats.objective = result.objective;
   stats.lowerBound = result.bound;
   return success();
 }

@@ -782,17 +782,18 @@ ShardingCandidate creationCandidate(const LoopSpace &space,
 }
 
 /// True if the pointwise rule applies to `op` at all.
-static bool isPointwiseShaped(Operation *op) {
-  return op->getNumResults() != 0 && op->getNumRegions() == 0;
+/// The loop space of an elementwise op with results and no regions.
+static FailureOr<LoopSpace> getPointwiseSpace(Operation *op) {
+  if (op->getNumResults() == 0 || op->getNumRegions() != 0)
+    return failure();
+  return buildElementwiseSpace(op);
 }
 
 LogicalResult
 elementwiseCandidates(Operation *op, llvm::ArrayRef<int64_t> mesh,
                       llvm::ArrayRef<Placements> current,
                       llvm::SmallVectorImpl<ShardingCandidate> &out) {
-  if (!isPointwiseShaped(op))
-    return failure();
-  FailureOr<LoopSpace> space = buildElementwiseSpace(op);
+  FailureOr<LoopSpace> space = getPointwiseSpace(op);
   if (failed(space))
     return failure();
   out.push_back(pointwiseCandidate(*space, mesh, current));
@@ -802,9 +803,7 @@ elementwiseCandidates(Operation *op, llvm::ArrayRef<int64_t> mesh,
 LogicalResult
 allElementwiseCandidates(Operation *op, llvm::ArrayRef<int64_t> mesh,
                          llvm::SmallVectorImpl<ShardingCandidate> &out) {
-  if (!isPointwiseShaped(op))
-    return failure();
-  FailureOr<LoopSpace> space = buildElementwiseSpace(op);
+  FailureOr<LoopSpace> space = getPointwiseSpace(op);
   if (failed(space))
     return failure();
   enumerateLoopSpace(*space, mesh, out);
@@ -815,9 +814,7 @@ LogicalResult allPinnableElementwiseCandidates(
     Operation *op, llvm::ArrayRef<int64_t> mesh,
     llvm::ArrayRef<Placements> current,
     llvm::SmallVectorImpl<ShardingCandidate> &out) {
-  if (!isPointwiseShaped(op))
-    return failure();
-  FailureOr<LoopSpace> space = buildElementwiseSpace(op);
+  FailureOr<LoopSpace> space = getPointwiseSpace(op);
   if (failed(space))
     return failure();
   enumeratePinnableLoopSpace(*space, mesh, current, out);

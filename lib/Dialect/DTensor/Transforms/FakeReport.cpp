@@ -94,21 +94,20 @@ struct Collective {
   std::string axisName, neededBy, location;
 };
 
-/// `file:line:col` of a location (the file's base name), or empty.
+/// `file:line:col` of the first file location in `loc` (the file's base
+/// name), or empty.
 std::string locationString(Location loc) {
-  auto flc = dyn_cast<FileLineColLoc>(loc);
-  if (!flc) {
-    if (auto fused = dyn_cast<FusedLoc>(loc))
-      for (Location l : fused.getLocations())
-        if (std::string s = locationString(l); !s.empty())
-          return s;
-    if (auto named = dyn_cast<NameLoc>(loc))
-      return locationString(named.getChildLoc());
-    return "";
-  }
-  return (llvm::sys::path::filename(flc.getFilename().getValue()) + ":" +
-          llvm::Twine(flc.getLine()) + ":" + llvm::Twine(flc.getColumn()))
-      .str();
+  std::string out;
+  loc->walk([&](Location inner) {
+    auto flc = dyn_cast<FileLineColLoc>(inner);
+    if (!flc)
+      return WalkResult::advance();
+    out = (llvm::sys::path::filename(flc.getFilename().getValue()) + ":" +
+           llvm::Twine(flc.getLine()) + ":" + llvm::Twine(flc.getColumn()))
+              .str();
+    return WalkResult::interrupt();
+  });
+  return out;
 }
 
 /// The op a redistribution is there for: the explicit op, or the first op

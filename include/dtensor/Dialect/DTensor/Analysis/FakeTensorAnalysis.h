@@ -83,9 +83,8 @@ struct PlannerStats {
   bool exact = false;
   /// The program's optimum was proven.
   bool provenOptimal = false;
-  /// The planned cost under the planner's model, and a lower bound on the
-  /// optimum (equal when proven optimal; 0 when unknown).
-  double objective = 0;
+  /// A lower bound on the optimum under the planner's model (the plan's
+  /// cost when proven optimal; 0 when unknown).
   double lowerBound = 0;
 };
 
