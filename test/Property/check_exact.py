@@ -28,6 +28,9 @@ import random
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_random  # noqa: E402  (parse_range, shared by the checkers)
+
 PLACEMENTS = ["R", "S(0)", "S(1)", "P(sum)"]
 
 
@@ -136,10 +139,10 @@ def main(argv=None):
     ap.add_argument("--seeds", default="0:100")
     ap.add_argument("--out-dir", default="/tmp/check_exact")
     a = ap.parse_args(argv)
-    lo, hi = (int(x) for x in a.seeds.split(":"))
+    seeds = gen_random.parse_range(a.seeds)
     os.makedirs(a.out_dir, exist_ok=True)
     below = equal = worse = unproven = beats_global = 0
-    for seed in range(lo, hi):
+    for seed in seeds:
         res, prog = check(a.opt, seed, a.out_dir)
         if isinstance(res, str):
             worse += 1
@@ -159,7 +162,7 @@ def main(argv=None):
             equal += 1
     print("programs: %d exact_below_global: %d exact_below_brute: %d "
           "equal: %d worse: %d unproven: %d" %
-          (hi - lo, beats_global, below, equal, worse, unproven))
+          (len(seeds), beats_global, below, equal, worse, unproven))
     return 0
 
 
