@@ -58,7 +58,7 @@ void mlir::dtensor::buildCPUPipeline(OpPassManager &pm,
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
   if (options.blas)
-    pm.addPass(dtensor::createDTensorMatmulToBlas());
+    pm.addPass(dtensor::createDTensorLinalgToBLAS());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

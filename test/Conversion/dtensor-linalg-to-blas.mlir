@@ -1,4 +1,4 @@
-// RUN: dtensor-opt %s --dtensor-matmul-to-blas | FileCheck %s
+// RUN: dtensor-opt %s --dtensor-linalg-to-blas | FileCheck %s
 
 // A matmul on row-contiguous f32 buffers calls cblas_sgemm (row major, no
 // transposes, C += A B); a column-strided operand stays a linalg.matmul.
