@@ -166,32 +166,15 @@ bool checkLeadingDim(Matrix &m) {
   return true;
 }
 
-/// The GEMM view of `op`, or failure if it is not a GEMM up to permutation
-/// on f32/f64 buffers with a unit stride in each operand's matrix.
-FailureOr<GemmPlan> matchGemm(linalg::LinalgOp op) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op) ||
-      !isPlainMulAdd(*op.getBlock()))
-    return failure();
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(op);
-  if (failed(dims) || dims->k.size() != 1 || dims->m.empty() ||
-      dims->n.empty() ||
-      dims->batch.size() + dims->m.size() + dims->n.size() + 1 !=
-          op.getNumLoops())
-    return failure();
+/// The GEMM of `op` over the loops `m`, `n` and `k`, the other loops
+/// around it, or failure if an operand has no unit stride on its GEMM dims.
+FailureOr<GemmPlan> planGemm(linalg::LinalgOp op, FloatType elementType,
+                             unsigned m, unsigned n, unsigned k) {
   OpOperand *opA = op.getDpsInputOperand(0), *opB = op.getDpsInputOperand(1);
   OpOperand *opC = op.getDpsInitOperand(0);
-  auto elementType = dyn_cast<FloatType>(getElementTypeOrSelf(opC->get()));
-  if (!elementType || !(elementType.isF32() || elementType.isF64()) ||
-      getElementTypeOrSelf(opA->get()) != elementType ||
-      getElementTypeOrSelf(opB->get()) != elementType)
-    return failure();
-
   GemmPlan plan;
   plan.op = op;
   plan.elementType = elementType;
-  unsigned m = dims->m.back(), n = dims->n.back(), k = dims->k.front();
   AffineMap mapA = op.getMatchingIndexingMap(opA);
   AffineMap mapB = op.getMatchingIndexingMap(opB);
   AffineMap mapC = op.getMatchingIndexingMap(opC);
@@ -222,6 +205,38 @@ FailureOr<GemmPlan> matchGemm(linalg::LinalgOp op) {
                   plan.c.staticSize(plan.c.colDim) == kDynamic ||
                   plan.a.staticSize(plan.a.colDim) == kDynamic;
   return plan;
+}
+
+/// The GEMM view of `op`, or failure if it is not a GEMM up to permutation
+/// on f32/f64 buffers with a unit stride in each operand's matrix. With
+/// several m (or n) loops, the first pair (innermost first) whose operands
+/// all have a unit stride on their GEMM dims is the GEMM.
+FailureOr<GemmPlan> matchGemm(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op) ||
+      !isPlainMulAdd(*op.getBlock()))
+    return failure();
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->k.size() != 1 || dims->m.empty() ||
+      dims->n.empty() ||
+      dims->batch.size() + dims->m.size() + dims->n.size() + 1 !=
+          op.getNumLoops())
+    return failure();
+  Value c = op.getDpsInitOperand(0)->get();
+  auto elementType = dyn_cast<FloatType>(getElementTypeOrSelf(c));
+  if (!elementType || !(elementType.isF32() || elementType.isF64()) ||
+      llvm::any_of(op.getDpsInputs(), [&](Value v) {
+        return getElementTypeOrSelf(v) != elementType;
+      }))
+    return failure();
+  for (unsigned m : llvm::reverse(dims->m))
+    for (unsigned n : llvm::reverse(dims->n))
+      if (FailureOr<GemmPlan> plan =
+              planGemm(op, elementType, m, n, dims->k.front());
+          succeeded(plan))
+        return plan;
+  return failure();
 }
 
 //===----------------------------------------------------------------------===//
