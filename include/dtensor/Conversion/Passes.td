@@ -84,4 +84,25 @@ def DTensorLinalgToBLAS : Pass<"dtensor-linalg-to-blas", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def DTensorFoldTransposeIntoContraction
+    : Pass<"dtensor-fold-transpose-into-contraction"> {
+  let summary = "read transposed contraction operands through the indexing maps";
+  let description = [{
+    On tensors, before bufferization, so that `dtensor-linalg-to-blas` sees
+    strided views instead of transposed copies. A contraction
+    (`linalg::isaContractionOpInterface`) that reads a `linalg.transpose`,
+    directly or through a `tensor.collapse_shape` (how torch-mlir writes
+    attention: transpose, heads collapsed into the batch,
+    `linalg.batch_matmul`), becomes a `linalg.generic` reading the
+    transpose's input: the collapsed dims are expanded into its loops
+    (upstream's reshape fusion by expansion, only for collapses of
+    transposes) and the permutation is composed into the operand's
+    indexing map. A `linalg.transpose` of a contraction's result, when the
+    contraction's init is a `linalg.fill`, is folded into the output map
+    (the fill then fills the transpose's init). Other ops are unchanged.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // DTENSOR_CONVERSION_PASSES_TD

@@ -1,5 +1,8 @@
 """The Block of examples/gen_block.py evaluated in plain Python, as an oracle.
 
+With --program attention: softmax(q k^T) v per batch and head of q, k, v
+[B, T, H, D/H] (no scale), the result [B, T, H, D/H] (torch_attention.mlir).
+
   block_reference.py inputs DIR --batch B --seq T --dim D --heads H --hidden F
       writes DIR/x.npy, wq, wk, wv, wo, w1, w2 (.npy, f32, seeded small
       values) and prints their paths comma-separated (for --inputs)
@@ -20,11 +23,17 @@ import random
 import struct
 import sys
 
-NAMES = ["x", "wq", "wk", "wv", "wo", "w1", "w2"]
+def names(a):
+    if a.program == "attention":
+        return ["q", "k", "v"]
+    return ["x", "wq", "wk", "wv", "wo", "w1", "w2"]
 
 
 def shapes(a):
     D, F = a.dim, a.hidden
+    if a.program == "attention":
+        s = [a.batch, a.seq, a.heads, D // a.heads]
+        return {"q": s, "k": s, "v": s, "x": s}
     return {"x": [a.batch, a.seq, D], "wq": [D, D], "wk": [D, D], "wv": [D, D],
             "wo": [D, D], "w1": [D, F], "w2": [F, D]}
 
@@ -56,13 +65,11 @@ def matmul(a, b, m, k, n):
     return out
 
 
-def block(a, v):
-    B, T, D, H, F = a.batch, a.seq, a.dim, a.heads, a.hidden
-    N, dh = B * T, D // H
-    x = v["x"]
-    q, k, val = (matmul(x, v[w], N, D, D) for w in ("wq", "wk", "wv"))
-    o = [0.0] * (N * D)
-    scale = 1.0 / math.sqrt(dh)
+def attention(a, q, k, val, scale):
+    """softmax(q k^T * scale) v per batch and head, on [B, T, H, dh]."""
+    B, T, D, H = a.batch, a.seq, a.dim, a.heads
+    dh = D // H
+    o = [0.0] * (B * T * D)
     for b in range(B):
         for h in range(H):
             at = lambda t, i, d: t[(b * T + i) * D + h * dh + d]
@@ -74,6 +81,17 @@ def block(a, v):
                 p = [y / tot for y in e]
                 for d in range(dh):
                     o[(b * T + i) * D + h * dh + d] = sum(p[j] * at(val, j, d) for j in range(T))
+    return o
+
+
+def block(a, v):
+    B, T, D, H, F = a.batch, a.seq, a.dim, a.heads, a.hidden
+    N = B * T
+    if a.program == "attention":
+        return attention(a, v["q"], v["k"], v["v"], 1.0)
+    x = v["x"]
+    q, k, val = (matmul(x, v[w], N, D, D) for w in ("wq", "wk", "wv"))
+    o = attention(a, q, k, val, 1.0 / math.sqrt(D // H))
     hid = [y + z for y, z in zip(matmul(o, v["wo"], N, D, D), x)]
     m1 = [max(y, 0.0) for y in matmul(hid, v["w1"], N, D, F)]
     return [y + z for y, z in zip(matmul(m1, v["w2"], N, F, D), hid)]
@@ -84,6 +102,7 @@ def main():
     ap.add_argument("mode", choices=["inputs", "check"])
     ap.add_argument("dir")
     ap.add_argument("result", nargs="?")
+    ap.add_argument("--program", choices=["block", "attention"], default="block")
     for n, d in (("batch", 2), ("seq", 8), ("dim", 16), ("heads", 2), ("hidden", 32)):
         ap.add_argument("--" + n, type=int, default=d)
     a = ap.parse_args()
@@ -92,14 +111,14 @@ def main():
         os.makedirs(a.dir, exist_ok=True)
         r = random.Random(7)
         paths = []
-        for n in NAMES:
+        for n in names(a):
             count = math.prod(sh[n])
-            scale = 1.0 if n == "x" else 1.0 / math.sqrt(sh[n][0])
+            scale = 1.0 if n in ("x", "q", "k", "v") else 1.0 / math.sqrt(sh[n][0])
             paths.append(os.path.join(a.dir, n + ".npy"))
             write_npy(paths[-1], sh[n], [r.uniform(-1, 1) * scale for _ in range(count)])
         print(",".join(paths))
         return 0
-    values = {n: read_npy(os.path.join(a.dir, n + ".npy"))[1] for n in NAMES}
+    values = {n: read_npy(os.path.join(a.dir, n + ".npy"))[1] for n in names(a)}
     shape, got = read_npy(a.result)
     want = block(a, values)
     if shape != sh["x"]:

@@ -46,6 +46,8 @@ void mlir::dtensor::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(dtensor::createDTensorDecomposeAggregates());
   // The elementwise ops the TOSA lowering creates.
   pm.addPass(dtensor::createDTensorElementwiseToLinalg());
+  if (options.blas)
+    pm.addPass(dtensor::createDTensorFoldTransposeIntoContraction());
   pm.addPass(createCanonicalizerPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
