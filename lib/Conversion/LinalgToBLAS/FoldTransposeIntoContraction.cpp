@@ -120,10 +120,10 @@ struct FoldResultTranspose : public OpRewritePattern<linalg::TransposeOp> {
       results.push_back(out.getResult(p));
     maps.back() =
         AffineMap::get(out.getNumDims(), 0, results, rewriter.getContext());
-    Value init = linalg::FillOp::create(rewriter, fill.getLoc(),
-                                        fill.getDpsInputs()[0],
-                                        transpose.getInit())
-                     .getResult(0);
+    Value init =
+        linalg::FillOp::create(rewriter, fill.getLoc(), fill.getDpsInputs()[0],
+                               transpose.getInit())
+            .getResult(0);
     auto fused = linalg::GenericOp::create(
         rewriter, op.getLoc(), init.getType(), op.getDpsInputs(), init, maps,
         op.getIteratorTypesArray());
@@ -141,8 +141,9 @@ struct FoldTransposeIntoContractionPass
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
-    patterns.add<GeneralizeContraction, FoldOperandTranspose,
-                 FoldResultTranspose>(ctx);
+    patterns
+        .add<GeneralizeContraction, FoldOperandTranspose, FoldResultTranspose>(
+            ctx);
     // Expand a contraction's loops over a collapse_shape of a transpose
     // only: expanding a plain collapse (the Block's [B*T, D] tokens) would
     // split one large GEMM into a loop of small ones.

@@ -394,8 +394,7 @@ private:
   DenseMap<Value, memref::ExtractStridedMetadataOp> metadataOf;
 };
 
-SmallVector<Type> GemmEmitter::calleeArgTypes(MLIRContext *ctx,
-                                              FloatType elt) {
+SmallVector<Type> GemmEmitter::calleeArgTypes(MLIRContext *ctx, FloatType elt) {
   Type i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
   return {i32, i32, i32, i32, i32, i32, elt, i64, i32, i64, i32, elt, i64, i32};
 }
@@ -428,8 +427,8 @@ Value GemmEmitter::leadingDim(const Matrix &m) {
     return i32(std::max<int64_t>(1, fast));
   if (ld != kDynamic && fast != kDynamic && ld >= std::max<int64_t>(1, fast))
     return i32(ld);
-  Value smallest = arith::MaxSIOp::create(rewriter, loc, index(1),
-                                          size(m, m.fastDim));
+  Value smallest =
+      arith::MaxSIOp::create(rewriter, loc, index(1), size(m, m.fastDim));
   if (slowIsOne)
     return toI32(smallest);
   Value stride = this->stride(m, m.slowDim);
@@ -447,13 +446,12 @@ void GemmEmitter::addChecks(const Matrix &m, SmallVectorImpl<Value> &checks) {
   Value limit = index(kInt32Max);
   for (int64_t dim : {m.rowDim, m.colDim})
     if (m.staticSize(dim) == kDynamic)
-      checks.push_back(
-          cmp(arith::CmpIPredicate::sle, size(m, dim), limit));
+      checks.push_back(cmp(arith::CmpIPredicate::sle, size(m, dim), limit));
   if (!m.checkAtRuntime)
     return;
   Value slow = size(m, m.slowDim), ld = stride(m, m.slowDim);
-  Value smallest = arith::MaxSIOp::create(rewriter, loc, index(1),
-                                          size(m, m.fastDim));
+  Value smallest =
+      arith::MaxSIOp::create(rewriter, loc, index(1), size(m, m.fastDim));
   Value valid = arith::OrIOp::create(
       rewriter, loc, cmp(arith::CmpIPredicate::sle, slow, index(1)),
       arith::AndIOp::create(rewriter, loc,
@@ -473,8 +471,7 @@ Value GemmEmitter::pointer(const Matrix &m, ArrayRef<Value> ivs, int which) {
       continue;
     Value step =
         arith::MulIOp::create(rewriter, loc, iv, stride(m, dims[which]));
-    offset =
-        offset ? arith::AddIOp::create(rewriter, loc, offset, step) : step;
+    offset = offset ? arith::AddIOp::create(rewriter, loc, offset, step) : step;
   }
   Value address =
       memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, m.buffer);
@@ -495,21 +492,20 @@ void GemmEmitter::emitCall(func::FuncOp callee, ArrayRef<Value> ivs) {
         rewriter, loc, plan.elementType,
         rewriter.getFloatAttr(plan.elementType, v));
   };
-  SmallVector<Value> args{
-      i32(plan.rowMajor ? kRowMajor : kColMajor),
-      i32(a.transposed ? kTrans : kNoTrans),
-      i32(b.transposed ? kTrans : kNoTrans),
-      sizeI32(c, c.rowDim),
-      sizeI32(c, c.colDim),
-      sizeI32(a, a.colDim),
-      scalar(1.0),
-      pointer(a, ivs, 0),
-      leadingDim(a),
-      pointer(b, ivs, 1),
-      leadingDim(b),
-      scalar(plan.betaZero ? 0.0 : 1.0),
-      pointer(c, ivs, 2),
-      leadingDim(c)};
+  SmallVector<Value> args{i32(plan.rowMajor ? kRowMajor : kColMajor),
+                          i32(a.transposed ? kTrans : kNoTrans),
+                          i32(b.transposed ? kTrans : kNoTrans),
+                          sizeI32(c, c.rowDim),
+                          sizeI32(c, c.colDim),
+                          sizeI32(a, a.colDim),
+                          scalar(1.0),
+                          pointer(a, ivs, 0),
+                          leadingDim(a),
+                          pointer(b, ivs, 1),
+                          leadingDim(b),
+                          scalar(plan.betaZero ? 0.0 : 1.0),
+                          pointer(c, ivs, 2),
+                          leadingDim(c)};
   func::CallOp::create(rewriter, loc, callee, args);
 }
 
@@ -616,8 +612,8 @@ struct LinalgToBLASPass
 
   void runOnOperation() override {
     dtensor::LinalgToBLASStats stats;
-    if (failed(dtensor::convertLinalgToBLAS(getOperation(), foldZeroFill,
-                                            stats)))
+    if (failed(
+            dtensor::convertLinalgToBLAS(getOperation(), foldZeroFill, stats)))
       return signalPassFailure();
     numGemms += stats.gemms;
     numBatched += stats.batched;

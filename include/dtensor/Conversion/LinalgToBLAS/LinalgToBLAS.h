@@ -35,7 +35,7 @@ struct LinalgToBLASStats {
 /// Returns failure (with a diagnostic) if a symbol of that name exists with
 /// another type.
 LogicalResult convertLinalgToBLAS(Operation *root, bool foldZeroFill,
-                         LinalgToBLASStats &stats);
+                                  LinalgToBLASStats &stats);
 
 } // namespace dtensor
 } // namespace mlir
