@@ -46,6 +46,19 @@ func.func @matmul_transpose_b(%a: memref<4x8xf32>, %b: memref<16x8xf32>, %c: mem
 
 // -----
 
+// linalg.contract with A read as (k, m): the same call as matmul_transpose_a.
+// CHECK-LABEL: func.func @contract_transpose_a
+// CHECK-NOT: linalg
+// CHECK: call @cblas_sgemm(%c101_i32, %c112_i32, %c111_i32, %c4_i32, %c16_i32, %c8_i32, %{{.*}}, %{{.*}}, %c4_i32, %{{.*}}, %c16_i32, %{{.*}}, %{{.*}}, %c16_i32)
+// CHECK-NOT: linalg
+func.func @contract_transpose_a(%a: memref<8x4xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>) {
+  linalg.contract indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : memref<8x4xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  return
+}
+
+// -----
+
 // An output contiguous along m: column major (102), the row-major inputs
 // then transposed, ldc = 4; f64 calls cblas_dgemm.
 // CHECK-LABEL: func.func private @cblas_dgemm(i32, i32, i32, i32, i32, i32, f64, i64, i32, i64, i32, f64, i64, i32)
