@@ -271,8 +271,25 @@ struct ConcatModel : SingleCandidateModel<ConcatModel, tensor::ConcatOp> {
                               llvm::ArrayRef<int64_t> mesh,
                               llvm::ArrayRef<Placements> current) const {
     int64_t dim = op.getDim();
-    return followWithBlockedDims(op, mesh, current,
-                                 [&](int64_t d) { return d == dim; });
+    ShardingCandidate c = followWithBlockedDims(
+        op, mesh, current, [&](int64_t d) { return d == dim; });
+    // Concatenation is linear: inputs that are all partial with the same
+    // reduction on an axis stay partial (the concatenated gradients of a DDP
+    // bucket are reduced once).
+    for (size_t axis = 0; axis < mesh.size(); ++axis) {
+      if (current.empty() || current.front().size() <= axis)
+        break;
+      const Placement &p = current.front()[axis];
+      if (!p.isPartial() ||
+          llvm::any_of(current, [&](const Placements &ps) {
+            return ps.size() <= axis || ps[axis] != p;
+          }))
+        continue;
+      for (Placements &ps : c.operands)
+        ps[axis] = p;
+      c.results.front()[axis] = p;
+    }
+    return c;
   }
 };
 
