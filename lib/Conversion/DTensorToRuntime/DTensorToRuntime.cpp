@@ -533,12 +533,33 @@ public:
       : module(module), rewriter(module.getContext()) {}
 
   void run() {
-    for (auto func : llvm::to_vector(module.getOps<func::FuncOp>()))
-      if (!func.isExternal())
+    for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
+      if (func.isExternal())
+        continue;
+      if (auto whole = func->getAttrOfType<StringAttr>(kSegmentAttrName))
+        bracketWhole(func.getBody().front(), whole);
+      else
         bracket(func.getBody().front());
+    }
   }
 
 private:
+  /// A function that is one segment: its whole body.
+  void bracketWhole(Block &body, StringAttr name) {
+    Operation *first = &body.front();
+    begin(first, name);
+    emit(body.getTerminator(), DTRT_FUNCTION(dtrt_span_end), {});
+  }
+
+  void begin(Operation *before, StringAttr name) {
+    rewriter.setInsertionPoint(before);
+    Value kind = arith::ConstantIntOp::create(rewriter, before->getLoc(),
+                                              rewriter.getI32Type(),
+                                              DTRT_SPAN_COMPUTE);
+    emit(before, DTRT_FUNCTION(dtrt_span_begin),
+         {namePointer(before->getLoc(), name), kind});
+  }
+
   void bracket(Block &body) {
     StringAttr open;
     for (Operation &op : body) {
@@ -550,12 +571,7 @@ private:
       }
       if (last || !segment || segment == open)
         continue;
-      rewriter.setInsertionPoint(&op);
-      Value kind = arith::ConstantIntOp::create(rewriter, op.getLoc(),
-                                                rewriter.getI32Type(),
-                                                DTRT_SPAN_COMPUTE);
-      emit(&op, DTRT_FUNCTION(dtrt_span_begin),
-           {namePointer(op.getLoc(), segment), kind});
+      begin(&op, segment);
       open = segment;
     }
   }
