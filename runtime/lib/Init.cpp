@@ -15,10 +15,10 @@ namespace {
 int32_t checkMeshShape(int32_t meshRank, const int64_t *meshShape,
                        std::vector<int64_t> &shape) {
   if (meshRank < 1 || meshRank > DTRT_MAX_MESH_AXES)
-    return fail(DTRT_ERR_INVALID_ARGUMENT, "dtrt_init: the mesh needs 1 to " +
-                                               std::to_string(DTRT_MAX_MESH_AXES) +
-                                               " axes, got " +
-                                               std::to_string(meshRank));
+    return fail(DTRT_ERR_INVALID_ARGUMENT,
+                "dtrt_init: the mesh needs 1 to " +
+                    std::to_string(DTRT_MAX_MESH_AXES) + " axes, got " +
+                    std::to_string(meshRank));
   if (!meshShape)
     return fail(DTRT_ERR_INVALID_ARGUMENT, "dtrt_init: mesh_shape is null");
   shape.assign(meshShape, meshShape + meshRank);

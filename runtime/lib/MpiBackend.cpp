@@ -204,9 +204,9 @@ int32_t dtrt_all_gather_start(const void *in, void *out, int64_t count_per_rank,
   char *ownBlock = static_cast<char *>(out) + bytesOf(call) * call.group->rank;
   if (in != ownBlock && call.count > 0)
     std::memcpy(ownBlock, in, bytesOf(call));
-  DTRT_MPI_CHECK(MPI_Iallgather, call.count > 0 ? MPI_IN_PLACE : in,
-                 call.count, call.type, out, call.count, call.type,
-                 call.group->comm, &pending.request);
+  DTRT_MPI_CHECK(MPI_Iallgather, call.count > 0 ? MPI_IN_PLACE : in, call.count,
+                 call.type, out, call.count, call.type, call.group->comm,
+                 &pending.request);
   *request = addRequest(std::move(pending));
   return DTRT_OK;
 }

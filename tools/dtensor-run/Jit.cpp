@@ -34,10 +34,10 @@ dtensor_run::compileModule(ModuleOp module, StringRef entry, bool partition,
   if (partition) {
     // The partitioner with the requested strategy, then the lowering.
     PassManager pre(module.getContext());
-    std::string p = ("dtensor-partition{strategy=" + strategy +
-                     " async-collectives=" + (asyncCollectives ? "1" : "0") +
-                     "}")
-                        .str();
+    std::string p =
+        ("dtensor-partition{strategy=" + strategy +
+         " async-collectives=" + (asyncCollectives ? "1" : "0") + "}")
+            .str();
     if (failed(parsePassPipeline(p, pre)) || failed(pre.run(module)))
       fail("partitioning failed (see the errors above)");
   }

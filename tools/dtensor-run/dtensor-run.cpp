@@ -55,7 +55,8 @@ static cl::opt<std::string> traceFile("trace",
                                       cl::cat(runCategory));
 static cl::opt<std::string> backend("backend", cl::desc("cpu or cuda"),
                                     cl::init("cpu"), cl::cat(runCategory));
-static cl::opt<std::string> strategy("strategy", cl::desc("pytorch, global or exact"),
+static cl::opt<std::string> strategy("strategy",
+                                     cl::desc("pytorch, global or exact"),
                                      cl::init("global"), cl::cat(runCategory));
 static cl::opt<bool> syncCollectives(
     "sync-collectives",

@@ -370,8 +370,7 @@ RuntimeCall prepareGatherOrScatter(CallBuilder &bl, Collective &c, Value input,
 RuntimeCall prepareAllToAll(CallBuilder &bl, Collective &c,
                             RankedTensorType type) {
   int64_t i = *c.op.getGatheredDim(), j = *c.op.getScatteredDim();
-  RuntimeCall call =
-      prepareGatherOrScatter(bl, c, c.input, i, /*gather=*/true);
+  RuntimeCall call = prepareGatherOrScatter(bl, c, c.input, i, /*gather=*/true);
   CollectiveOpInterface op = c.op;
   int64_t groupSize = c.groupSize;
   call.finish = [=](CallBuilder &fb, Value t) mutable -> Value {
@@ -553,9 +552,8 @@ private:
 
   void begin(Operation *before, StringAttr name) {
     rewriter.setInsertionPoint(before);
-    Value kind = arith::ConstantIntOp::create(rewriter, before->getLoc(),
-                                              rewriter.getI32Type(),
-                                              DTRT_SPAN_COMPUTE);
+    Value kind = arith::ConstantIntOp::create(
+        rewriter, before->getLoc(), rewriter.getI32Type(), DTRT_SPAN_COMPUTE);
     emit(before, DTRT_FUNCTION(dtrt_span_begin),
          {namePointer(before->getLoc(), name), kind});
   }
@@ -585,11 +583,10 @@ private:
   /// A pointer (i64) to the NUL-terminated name, a private constant global.
   Value namePointer(Location loc, StringAttr name) {
     memref::GlobalOp &global = globals[name.getValue()];
-    auto type = MemRefType::get({int64_t(name.size() + 1)},
-                                rewriter.getI8Type());
+    auto type =
+        MemRefType::get({int64_t(name.size() + 1)}, rewriter.getI8Type());
     if (!global) {
-      SmallVector<int8_t> bytes(name.getValue().begin(),
-                                name.getValue().end());
+      SmallVector<int8_t> bytes(name.getValue().begin(), name.getValue().end());
       bytes.push_back(0);
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(module.getBody());
@@ -603,7 +600,8 @@ private:
     }
     Value buf =
         memref::GetGlobalOp::create(rewriter, loc, type, global.getSymName());
-    Value p = memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, buf);
+    Value p =
+        memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, buf);
     return arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), p);
   }
 

@@ -529,7 +529,8 @@ FunctionReport splitStep(func::FuncOp func, const FunctionPlan &plan,
   rep.name = func.getName().str();
   rep.trainingStep = true;
   auto name = [&](unsigned arg) {
-    return func.getArgAttrOfType<StringAttr>(arg, DTensorDialect::kParamAttrName)
+    return func
+        .getArgAttrOfType<StringAttr>(arg, DTensorDialect::kParamAttrName)
         .getValue()
         .str();
   };

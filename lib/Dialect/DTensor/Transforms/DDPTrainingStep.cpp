@@ -233,8 +233,8 @@ void TrainingStepSplitter::collectMembers() {
     const Placements &from = placementsOf(r.value);
     bool reduces = false, replicated = true;
     for (auto [p, q] : llvm::zip_equal(from, r.target)) {
-      replicated &= q.isReplicate() &&
-                    (p.isReplicate() || p == Placement::partial());
+      replicated &=
+          q.isReplicate() && (p.isReplicate() || p == Placement::partial());
       reduces |= p.isPartial();
     }
     int64_t k = reach[index.lookup(def)];
@@ -289,10 +289,10 @@ Operation *TrainingStepSplitter::emitBucket(size_t b,
   }
   if (kinds.empty())
     return nullptr;
-  auto kind = std::max_element(kinds.begin(), kinds.end(),
-                               [](auto &x, auto &y) {
-                                 return x.second < y.second;
-                               })->first;
+  auto kind =
+      std::max_element(kinds.begin(), kinds.end(), [](auto &x, auto &y) {
+        return x.second < y.second;
+      })->first;
   llvm::erase_if(group, [&](const Member &m) { return kindOf(m) != kind; });
   // The buffer starts after the last gradient; a member read before that
   // keeps its own reduction.
@@ -337,10 +337,10 @@ Operation *TrainingStepSplitter::emitBucket(size_t b,
     report.reduced.push_back(m.param);
     report.reducedBytes += getTensorByteSize(type);
   }
-  Value buffer = flats.size() == 1
-                     ? flats.front()
-                     : tensor::ConcatOp::create(builder, loc, 0, flats)
-                           .getResult();
+  Value buffer =
+      flats.size() == 1
+          ? flats.front()
+          : tensor::ConcatOp::create(builder, loc, 0, flats).getResult();
   Placements replicated(kind.second.size(), Placement::replicate());
   auto reduce = RedistributeOp::create(builder, loc, buffer,
                                        plan.getSpecAttr(replicated));
@@ -351,7 +351,8 @@ Operation *TrainingStepSplitter::emitBucket(size_t b,
     builder.setInsertionPoint(firstReader(m));
     auto type = cast<RankedTensorType>(m.grad.getType());
     Value v = tensor::ExtractSliceOp::create(
-        builder, loc, reduced, ArrayRef<OpFoldResult>{builder.getIndexAttr(offset)},
+        builder, loc, reduced,
+        ArrayRef<OpFoldResult>{builder.getIndexAttr(offset)},
         ArrayRef<OpFoldResult>{builder.getIndexAttr(n)},
         ArrayRef<OpFoldResult>{builder.getIndexAttr(1)});
     offset += n;
@@ -384,9 +385,8 @@ void TrainingStepSplitter::tagSegments(
   for (auto [b, cut] : llvm::enumerate(cutOps))
     if (cut)
       cuts.push_back({cut, b});
-  llvm::sort(cuts, [](auto &x, auto &y) {
-    return x.first->isBeforeInBlock(y.first);
-  });
+  llvm::sort(
+      cuts, [](auto &x, auto &y) { return x.first->isBeforeInBlock(y.first); });
   std::string update = (func.getName() + "_update").str();
   size_t next = 0;
   for (Operation &op : body.without_terminator()) {

@@ -52,8 +52,8 @@ bool isTrainingStep(func::FuncOp func);
 /// before its first use; tags every top-level op with its segment. Returns
 /// the buckets in forward order.
 llvm::SmallVector<TrainingStepBucket>
-splitTrainingStep(func::FuncOp func, const FunctionPlan &plan,
-                  int64_t capBytes, int64_t firstCapBytes);
+splitTrainingStep(func::FuncOp func, const FunctionPlan &plan, int64_t capBytes,
+                  int64_t firstCapBytes);
 
 } // namespace dtensor
 } // namespace mlir

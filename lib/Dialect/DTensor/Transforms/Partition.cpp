@@ -514,8 +514,8 @@ bool isCompute(Operation *op) {
 template <typename StartOp>
 Operation *createStart(OpBuilder &b, CollectiveOpInterface op) {
   auto request = RequestType::get(op->getContext(), op.getResultTensorType());
-  return StartOp::create(b, op->getLoc(), TypeRange{request},
-                         op->getOperands(), op->getAttrs());
+  return StartOp::create(b, op->getLoc(), TypeRange{request}, op->getOperands(),
+                         op->getAttrs());
 }
 
 /// Replaces the synchronous collective `op` by its `_start` form and a wait
@@ -524,13 +524,17 @@ void makeAsync(CollectiveOpInterface op, Operation *firstUser) {
   OpBuilder b(op);
   Operation *start =
       llvm::TypeSwitch<Operation *, Operation *>(op)
-          .Case([&](AllReduceOp) { return createStart<AllReduceStartOp>(b, op); })
-          .Case([&](AllGatherOp) { return createStart<AllGatherStartOp>(b, op); })
+          .Case(
+              [&](AllReduceOp) { return createStart<AllReduceStartOp>(b, op); })
+          .Case(
+              [&](AllGatherOp) { return createStart<AllGatherStartOp>(b, op); })
           .Case([&](ReduceScatterOp) {
             return createStart<ReduceScatterStartOp>(b, op);
           })
           .Case([&](AllToAllOp) { return createStart<AllToAllStartOp>(b, op); })
-          .Case([&](BroadcastOp) { return createStart<BroadcastStartOp>(b, op); });
+          .Case([&](BroadcastOp) {
+            return createStart<BroadcastStartOp>(b, op);
+          });
   b.setInsertionPoint(firstUser);
   Value result = WaitOp::create(b, op->getLoc(), start->getResult(0));
   op->getResult(0).replaceAllUsesWith(result);
