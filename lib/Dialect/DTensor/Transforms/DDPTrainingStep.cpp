@@ -366,8 +366,11 @@ Operation *TrainingStepSplitter::emitBucket(size_t b,
               llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()))});
     for (OpOperand *o : m.readers)
       o->set(v);
-    if (m.explicitOp && m.explicitOp->use_empty())
+    if (m.explicitOp && m.explicitOp->use_empty()) {
+      // Forget it first: a later op may reuse its address.
+      index.erase(m.explicitOp);
       m.explicitOp->erase();
+    }
   }
   return reduce;
 }
