@@ -43,6 +43,20 @@ struct RequestTable {
   ProgressMode mode = ProgressMode::None;
   std::thread thread;
   bool stop = false;
+
+  /// A process that exits without dtrt_finalize (a failing rank calls
+  /// exit) still has the thread: stop it, since destroying a joinable
+  /// std::thread terminates the process.
+  ~RequestTable() {
+    if (!thread.joinable())
+      return;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      stop = true;
+    }
+    work.notify_all();
+    thread.join();
+  }
 };
 
 RequestTable &table() {
