@@ -22,12 +22,12 @@ namespace dtensor_run {
 /// Strips the global-view dtensor ops that are identities on one device.
 void stripToOneDevice(mlir::ModuleOp module);
 
-/// Lowers `module` (partitioned first with `strategy` when `partition`) and
-/// JIT-compiles it; exits with an error when any step fails.
-std::unique_ptr<mlir::ExecutionEngine> compileModule(mlir::ModuleOp module,
-                                                     llvm::StringRef entry,
-                                                     bool partition,
-                                                     llvm::StringRef strategy);
+/// Lowers `module` (partitioned first with `strategy` when `partition`, with
+/// async collectives unless `asyncCollectives` is false) and JIT-compiles
+/// it; exits with an error when any step fails.
+std::unique_ptr<mlir::ExecutionEngine>
+compileModule(mlir::ModuleOp module, llvm::StringRef entry, bool partition,
+              llvm::StringRef strategy, bool asyncCollectives = true);
 
 /// Calls `entry` `iters` times on `inputs`; returns the outputs of the last
 /// call (each of the dtype of `results[i]`) and sets `seconds` to the

@@ -16,8 +16,12 @@ def ConvertDTensorToRuntime
     is a fresh buffer the runtime writes, wrapped back as a tensor.
     Collectives along a dim other than the first move that dim to the front
     with a transpose, since the runtime exchanges equal contiguous blocks.
-    Asynchronous `_start`/`wait` pairs are lowered to the synchronous call at
-    the `_start`. Every call's status is checked: a failure calls
+    An asynchronous `_start` becomes the `dtrt_*_start` call (the request in
+    a one-element buffer) and its `dtensor.wait` becomes `dtrt_wait`, after
+    which the output buffer is read, so compute between them overlaps the
+    transfer. Ops tagged `dtensor.segment` are bracketed with
+    `dtrt_span_begin`/`dtrt_span_end` compute spans named after their
+    segment. Every call's status is checked: a failure calls
     `dtrt_abort` with the runtime's message. The meshes and the placement
     attributes are removed at the end.
 
@@ -25,8 +29,8 @@ def ConvertDTensorToRuntime
     `ConversionTarget` marks them, `dtensor.process_index` and `dtensor.wait`
     illegal); `populateDTensorToRuntimeConversionPatterns` exposes it. An
     element type the runtime has no dtype for, `avg` on integers, and a
-    request used by anything but `dtensor.wait` are errors that name the op
-    and the type.
+    request used by anything but `dtensor.wait` or waited on other than once
+    are errors that name the op and the type.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
