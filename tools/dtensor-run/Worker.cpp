@@ -253,7 +253,8 @@ int dtensor_run::runWorker(MLIRContext &ctx, const Options &given) {
   OwningOpRef<ModuleOp> local = module->clone();
   StringRef entry = info.entryName;
   std::unique_ptr<ExecutionEngine> engine =
-      compileModule(*local, entry, /*partition=*/true, options.strategy);
+      compileModule(*local, entry, /*partition=*/true, options.strategy,
+                    options.lowering);
   MPI_Barrier(MPI_COMM_WORLD);
   if (options.steps)
     return finishTraining(options, rank,

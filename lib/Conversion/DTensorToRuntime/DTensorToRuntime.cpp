@@ -475,10 +475,18 @@ void eraseShardingMetadata(ModuleOp module) {
 struct ConvertDTensorToRuntimePass
     : public dtensor::impl::ConvertDTensorToRuntimeBase<
           ConvertDTensorToRuntimePass> {
+  using Base::Base;
   void runOnOperation() override {
     ConversionTarget target(getContext());
     configureDTensorToRuntimeConversionTarget(target);
     RewritePatternSet patterns(&getContext());
+    if (backend == "nccl") {
+      populateDTensorToNcclConversionPatterns(patterns);
+    } else if (backend != "mpi") {
+      getOperation().emitError() << "unknown backend '" << backend
+                                 << "' (expected mpi or nccl)";
+      return signalPassFailure();
+    }
     populateDTensorToRuntimeConversionPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
