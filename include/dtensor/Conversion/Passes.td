@@ -141,7 +141,11 @@ def DTensorGPUHostBuffers
     becomes `gpu.memcpy`, any other `memref.copy` a `linalg.copy` (a
     kernel, run before the kernel generation), and `memref.get_global` (a
     bufferized constant) a fresh `gpu.alloc` filled by `gpu.memcpy` from
-    the global. Function arguments and results are device buffers: the
+    the global. `index` and `i1` buffers that host code only reads, writes,
+    casts, frees and passes to calls (the ownership arrays of the
+    deallocation lowering's helper) stay on the host, as do
+    `memref.alloca`s (the out-parameters of runtime calls). Function
+    arguments and results are device buffers: the
     caller (dtensor-run --backend cuda) copies them. The pass runs before
     the kernel generation; ops it cannot move (a host `memref.load` or
     `memref.store` on a buffer, a `memref.alloca` of more than one element)

@@ -482,12 +482,14 @@ struct ConvertDTensorToRuntimePass
     RewritePatternSet patterns(&getContext());
     if (backend == "nccl") {
       populateDTensorToNcclConversionPatterns(patterns);
-    } else if (backend != "mpi") {
+      patterns.add<ProcessIndexLowering>(&getContext());
+    } else if (backend == "mpi") {
+      populateDTensorToRuntimeConversionPatterns(patterns);
+    } else {
       getOperation().emitError() << "unknown backend '" << backend
                                  << "' (expected mpi or nccl)";
       return signalPassFailure();
     }
-    populateDTensorToRuntimeConversionPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();

@@ -109,6 +109,15 @@ public:
     }
     return s;
   }
+  /// `s * k` (`multiply`) or `s / k`, folded when `s` is a constant.
+  OpFoldResult scale(OpFoldResult s, int64_t k, bool multiply) {
+    if (std::optional<int64_t> c = getConstantIntValue(s))
+      return b.getIndexAttr(multiply ? *c * k : *c / k);
+    Value v = cast<Value>(s);
+    if (multiply)
+      return arith::MulIOp::create(b, loc, v, index(k)).getResult();
+    return arith::DivUIOp::create(b, loc, v, index(k)).getResult();
+  }
   Value product(ArrayRef<OpFoldResult> sizes) {
     Value n = index(1);
     for (OpFoldResult s : sizes)
@@ -226,9 +235,7 @@ Started startAllGather(NcclBuilder &bl, Value input, int64_t dim,
   Value in = bl.permute(input, dim, /*toFront=*/true);
   SmallVector<OpFoldResult> inSizes = bl.sizes(in), outSizes = inSizes;
   Value rows = getValueOrCreateConstantIndexOp(bl.b, bl.loc, inSizes[0]);
-  outSizes[0] =
-      arith::MulIOp::create(bl.b, bl.loc, rows, bl.index(groupSize))
-          .getResult();
+  outSizes[0] = bl.scale(inSizes[0], groupSize, /*multiply=*/true);
   Value out = bl.alloc(outSizes, in);
   Value offset = arith::MulIOp::create(bl.b, bl.loc, bl.groupRank(), rows);
   Value block = bl.rowBlock(out, offset, inSizes[0]);
@@ -248,9 +255,10 @@ Started startReduceScatter(NcclBuilder &bl, Value input, int64_t dim,
   SmallVector<OpFoldResult> inSizes = bl.sizes(in);
   Value buf = bl.alloc(inSizes, in);
   bl.writeInto(in, buf);
-  Value lead = getValueOrCreateConstantIndexOp(bl.b, bl.loc, inSizes[0]);
-  Value rows = arith::DivUIOp::create(bl.b, bl.loc, lead, bl.index(groupSize));
-  Value offset = arith::MulIOp::create(bl.b, bl.loc, bl.groupRank(), rows);
+  OpFoldResult rows = bl.scale(inSizes[0], groupSize, /*multiply=*/false);
+  Value offset = arith::MulIOp::create(
+      bl.b, bl.loc, bl.groupRank(),
+      getValueOrCreateConstantIndexOp(bl.b, bl.loc, rows));
   Value block = bl.rowBlock(buf, offset, rows);
   Value perRank = arith::DivUIOp::create(bl.b, bl.loc, bl.product(inSizes),
                                          bl.index(groupSize));
@@ -305,10 +313,11 @@ Value finish(NcclBuilder &bl, const Started &s, int64_t groupSize) {
     SmallVector<OpFoldResult> sizes = bl.sizes(result);
     SmallVector<OpFoldResult> offsets(sizes.size(), bl.b.getIndexAttr(0));
     SmallVector<OpFoldResult> strides(sizes.size(), bl.b.getIndexAttr(1));
-    Value nj = getValueOrCreateConstantIndexOp(bl.b, bl.loc, sizes[j]);
-    Value chunk = arith::DivUIOp::create(bl.b, bl.loc, nj, bl.index(groupSize));
-    offsets[j] =
-        arith::MulIOp::create(bl.b, bl.loc, bl.groupRank(), chunk).getResult();
+    OpFoldResult chunk = bl.scale(sizes[j], groupSize, /*multiply=*/false);
+    offsets[j] = arith::MulIOp::create(
+                     bl.b, bl.loc, bl.groupRank(),
+                     getValueOrCreateConstantIndexOp(bl.b, bl.loc, chunk))
+                     .getResult();
     sizes[j] = chunk;
     result = tensor::ExtractSliceOp::create(bl.b, bl.loc, result, offsets,
                                             sizes, strides);
@@ -348,8 +357,7 @@ FailureOr<int32_t> checkNcclLowerable(CollectiveOpInterface op) {
 }
 
 struct CollectiveToNccl : OpInterfaceConversionPattern<CollectiveOpInterface> {
-  CollectiveToNccl(MLIRContext *ctx)
-      : OpInterfaceConversionPattern(ctx, /*benefit=*/2) {}
+  using OpInterfaceConversionPattern::OpInterfaceConversionPattern;
 
   LogicalResult
   matchAndRewrite(CollectiveOpInterface op, ArrayRef<Value> operands,

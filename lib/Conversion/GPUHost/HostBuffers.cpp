@@ -34,6 +34,24 @@ bool isHostStackBuffer(Value v) {
   return v.getDefiningOp<memref::AllocaOp>() != nullptr;
 }
 
+/// True if `t` is an element type of host bookkeeping: the pointer and
+/// ownership arrays (`index`, `i1`) that the deallocation lowering fills and
+/// reads on the host.
+bool isBookkeepingType(Type t) { return t.isIndex() || t.isInteger(1); }
+
+/// True if the buffer `v` is host bookkeeping: of a bookkeeping element type
+/// and only read, written, cast, freed or passed to calls on the host.
+bool isHostBookkeeping(Value v) {
+  if (!isBookkeepingType(getElementTypeOrSelf(v.getType())))
+    return false;
+  return llvm::all_of(v.getUsers(), [](Operation *user) {
+    if (auto cast = dyn_cast<memref::CastOp>(user))
+      return isHostBookkeeping(cast.getResult());
+    return isa<memref::LoadOp, memref::StoreOp, memref::DimOp,
+               memref::DeallocOp, func::CallOp>(user);
+  });
+}
+
 void moveAlloc(IRRewriter &rewriter, memref::AllocOp op) {
   rewriter.setInsertionPoint(op);
   rewriter.replaceOp(op, gpu::AllocOp::create(
@@ -87,9 +105,14 @@ struct HostBuffersPass
     WalkResult checked = getOperation().walk([&](Operation *op) {
       if (!isHostOp(op))
         return WalkResult::advance();
-      if (isa<memref::AllocOp, memref::DeallocOp, memref::CopyOp,
-              memref::GetGlobalOp>(op))
+      if (isa<memref::CopyOp, memref::GetGlobalOp>(op))
         ops.push_back(op);
+      if (auto alloc = dyn_cast<memref::AllocOp>(op))
+        if (!isHostBookkeeping(alloc.getResult()))
+          ops.push_back(op);
+      if (auto dealloc = dyn_cast<memref::DeallocOp>(op))
+        if (!isHostBookkeeping(dealloc.getMemref()))
+          ops.push_back(op);
       if (auto alloca = dyn_cast<memref::AllocaOp>(op))
         if (alloca.getType().getNumElements() != 1)
           return fail(op, "is a host stack buffer of more than one element");
@@ -98,7 +121,8 @@ struct HostBuffersPass
         accessed = load.getMemRef();
       if (auto store = dyn_cast<memref::StoreOp>(op))
         accessed = store.getMemRef();
-      if (accessed && !isHostStackBuffer(accessed))
+      if (accessed && !isHostStackBuffer(accessed) &&
+          !isBookkeepingType(getElementTypeOrSelf(accessed.getType())))
         return fail(op, "reads or writes a buffer on the host, which is a "
                         "device buffer on the GPU");
       return WalkResult::advance();

@@ -15,8 +15,7 @@ void populateDTensorToRuntimeConversionPatterns(RewritePatternSet &patterns);
 
 /// Patterns lowering every CollectiveOpInterface op to the `dtrt_nccl_*`
 /// calls of dtrt_nccl.h on device buffers (`_start` + `dtrt_nccl_wait`, in
-/// place), with a higher benefit than the MPI patterns, so that both sets
-/// can be added (the MPI set then still lowers `dtensor.process_index`).
+/// place), for `convert-dtensor-to-runtime{backend=nccl}`.
 void populateDTensorToNcclConversionPatterns(RewritePatternSet &patterns);
 
 /// Marks what those patterns lower illegal: the collectives,

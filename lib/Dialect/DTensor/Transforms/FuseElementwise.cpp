@@ -23,6 +23,16 @@ bool isAllParallel(Operation *op) {
          linalgOp.getNumLoops() == linalgOp.getNumParallelLoops();
 }
 
+/// True if the body of linalg op `op` reads one of its inits. Fused into a
+/// consumer with more loops, such a producer would accumulate into its init
+/// once per consumer iteration.
+bool readsInits(Operation *op) {
+  auto linalgOp = cast<linalg::LinalgOp>(op);
+  return llvm::any_of(linalgOp.getDpsInitsMutable(), [&](OpOperand &init) {
+    return linalgOp.payloadUsesValueFromOperand(&init);
+  });
+}
+
 struct FuseElementwisePass
     : public dtensor::impl::DTensorFuseElementwiseBase<FuseElementwisePass> {
   void runOnOperation() override {
@@ -42,7 +52,8 @@ struct FuseElementwisePass
     RewritePatternSet patterns(&getContext());
     linalg::ControlFusionFn control = [](OpOperand *fused) {
       Operation *producer = fused->get().getDefiningOp();
-      return isAllParallel(producer) && isAllParallel(fused->getOwner());
+      return isAllParallel(producer) && isAllParallel(fused->getOwner()) &&
+             fused->get().hasOneUse() && !readsInits(producer);
     };
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
