@@ -73,22 +73,40 @@ func.func @at_b(%a: memref<4x16xf32>, %b: memref<4x8xf32>, %c: memref<16x8xf32>)
 
 // -----
 
-// Not GEMMs: tensors, integer elements, a C whose n dim is strided, a
+// The backward dh[m, n] = dy[m, k] w[n, k] written with w first: the first
+// input holds the output's column dim, so the inputs swap roles (dy is A,
+// w is B, stored n x k: trans_b).
+// CHECK-LABEL: func.func @swapped
+// CHECK: call @dtrt_cublaslt_matmul(%c0_i32, %c0_i32, %c0_i32, %c1_i32, %c1_i64, %c4_i64, %c32_i64, %c8_i64, %[[DY:.*]], %c8_i64, %c0_i64, %[[W:.*]], %c8_i64, %c0_i64, %{{.*}}, %c32_i64, %c0_i64,
+func.func @swapped(%w: memref<32x8xf32>, %dy: memref<4x8xf32>, %dh: memref<4x32xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(n, k, m) -> (n, k)>, affine_map<(n, k, m) -> (m, k)>, affine_map<(n, k, m) -> (m, n)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%w, %dy : memref<32x8xf32>, memref<4x8xf32>) outs(%dh : memref<4x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %y, %x : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Not GEMMs: tensors, integer elements, a C with no contiguous dim, a
 // body that is not a multiply-accumulate.
 // CHECK-LABEL: func.func @negative
 // CHECK-NOT: dtrt_cublaslt_matmul
 // CHECK: linalg.matmul ins(%{{.*}} : tensor<4x8xf32>
 // CHECK: linalg.matmul ins(%{{.*}} : memref<4x8xi32>
-// CHECK: linalg.matmul ins(%{{.*}} : memref<4x8xf32>, memref<8x16xf32>) outs(%{{.*}} : memref<4x16xf32, strided<[1, 4]>>)
+// CHECK: linalg.matmul ins(%{{.*}} : memref<4x8xf32>, memref<8x16xf32>) outs(%{{.*}} : memref<4x16xf32, strided<[32, 2]>>)
 // CHECK: linalg.generic
 func.func @negative(%t: tensor<4x8xf32>, %u: tensor<8x16xf32>, %v: tensor<4x16xf32>,
                     %ia: memref<4x8xi32>, %ib: memref<8x16xi32>, %ic: memref<4x16xi32>,
-                    %a: memref<4x8xf32>, %b: memref<8x16xf32>, %cs: memref<4x16xf32, strided<[1, 4]>>) -> tensor<4x16xf32> {
+                    %a: memref<4x8xf32>, %b: memref<8x16xf32>, %cs: memref<4x16xf32, strided<[32, 2]>>) -> tensor<4x16xf32> {
   %r = linalg.matmul ins(%t, %u : tensor<4x8xf32>, tensor<8x16xf32>) outs(%v : tensor<4x16xf32>) -> tensor<4x16xf32>
   linalg.matmul ins(%ia, %ib : memref<4x8xi32>, memref<8x16xi32>) outs(%ic : memref<4x16xi32>)
-  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%cs : memref<4x16xf32, strided<[1, 4]>>)
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%cs : memref<4x16xf32, strided<[32, 2]>>)
   linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%cs : memref<4x16xf32, strided<[1, 4]>>) {
+      ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%cs : memref<4x16xf32, strided<[32, 2]>>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
     %m = arith.maxnumf %x, %y : f32
     %s = arith.addf %acc, %m : f32

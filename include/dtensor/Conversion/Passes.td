@@ -89,7 +89,8 @@ def DTensorLinalgToCuBLASLt
     k dim, any number of batch dims, operands whose indexing maps are
     projected permutations, A and B of f32, f16 or bf16 (the same type), C
     of that type or f32, a unit stride on the k or m dim of A, the n or k
-    dim of B and the n dim of C. The innermost batch dim is the GEMM's
+    dim of B and the n dim of C (or the m dim of C: then the inputs swap
+    roles, C^T = B^T A^T). The innermost batch dim is the GEMM's
     batch (its strides are the stride_* arguments); outer batch dims become
     an `scf.for` nest of calls. alpha = beta = 1: the linalg op accumulates
     into its init. The returned status is checked: non-zero calls

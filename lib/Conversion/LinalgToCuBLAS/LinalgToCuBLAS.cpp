@@ -114,16 +114,29 @@ FailureOr<GemmPlan> matchGemm(linalg::LinalgOp op) {
   if (!gemmDtype(ta) || ta != tb || (tc != ta && !tc.isF32()))
     return failure();
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  unsigned m = dims->m[0], n = dims->n[0], k = dims->k[0];
-  FailureOr<GemmOperand> a = matchOperand(op.getDpsInputs()[0], maps[0], m,
-                                          k, dims->batch, true);
-  FailureOr<GemmOperand> b = matchOperand(op.getDpsInputs()[1], maps[1], k,
-                                          n, dims->batch, true);
-  FailureOr<GemmOperand> c = matchOperand(op.getDpsInits()[0], maps[2], m, n,
-                                          dims->batch, false);
-  if (failed(a) || failed(b) || failed(c))
-    return failure();
-  return GemmPlan{*dims, *a, *b, *c};
+  // C = A B, or, when C is stored with m contiguous, C^T = B^T A^T: the
+  // inputs swap roles (the body's product commutes).
+  for (bool swap : {false, true}) {
+    unsigned m = dims->m[0], n = dims->n[0], k = dims->k[0];
+    unsigned ia = 0, ib = 1;
+    if (swap) {
+      std::swap(m, n);
+      std::swap(ia, ib);
+    }
+    FailureOr<GemmOperand> a = matchOperand(op.getDpsInputs()[ia], maps[ia],
+                                            m, k, dims->batch, true);
+    FailureOr<GemmOperand> b = matchOperand(op.getDpsInputs()[ib], maps[ib],
+                                            k, n, dims->batch, true);
+    FailureOr<GemmOperand> c = matchOperand(op.getDpsInits()[0], maps[2], m,
+                                            n, dims->batch, false);
+    if (failed(a) || failed(b) || failed(c))
+      continue;
+    linalg::ContractionDimensions gemmDims = *dims;
+    gemmDims.m = {m};
+    gemmDims.n = {n};
+    return GemmPlan{gemmDims, *a, *b, *c};
+  }
+  return failure();
 }
 
 /// Marks the linalg.generic of an emulated call, itself a contraction the
