@@ -132,8 +132,7 @@ public:
     SmallVector<int64_t> shape;
     dispatchIndexOpFoldResults(sizes, dyn, shape);
     return memref::AllocOp::create(
-        b, loc, MemRefType::get(shape, getElementTypeOrSelf(t.getType())),
-        dyn);
+        b, loc, MemRefType::get(shape, getElementTypeOrSelf(t.getType())), dyn);
   }
   void writeInto(Value t, Value buf) {
     bufferization::MaterializeInDestinationOp::create(b, loc, TypeRange{}, t,
@@ -240,11 +239,11 @@ Started startAllGather(NcclBuilder &bl, Value input, int64_t dim,
   Value offset = arith::MulIOp::create(bl.b, bl.loc, bl.groupRank(), rows);
   Value block = bl.rowBlock(out, offset, inSizes[0]);
   bl.writeInto(in, block);
-  Value slot = bl.start("dtrt_nccl_all_gather",
-                        {createBufferAddress(bl.b, bl.loc, block),
-                         createBufferAddress(bl.b, bl.loc, out),
-                         bl.toI64(bl.product(inSizes)), bl.i32(bl.dtype),
-                         bl.mask()});
+  Value slot =
+      bl.start("dtrt_nccl_all_gather",
+               {createBufferAddress(bl.b, bl.loc, block),
+                createBufferAddress(bl.b, bl.loc, out),
+                bl.toI64(bl.product(inSizes)), bl.i32(bl.dtype), bl.mask()});
   return {slot, out, dim};
 }
 
@@ -287,14 +286,14 @@ Started startCollective(NcclBuilder &bl, Value input, int64_t groupSize,
   case CollectiveKind::Broadcast: {
     MeshOp mesh = lookupMesh(op, op.getMeshAttr(), symbolTable);
     int64_t root = 0;
-    for (auto [a, coord] : llvm::zip_equal(op.getMeshAxes(), op.getRootCoords()))
+    for (auto [a, coord] :
+         llvm::zip_equal(op.getMeshAxes(), op.getRootCoords()))
       root = root * mesh.getShape()[a] + coord;
     Value buf = bl.alloc(bl.sizes(input), input);
     bl.writeInto(input, buf);
-    bl.call("dtrt_nccl_broadcast",
-            {createBufferAddress(bl.b, bl.loc, buf),
-             bl.toI64(bl.product(bl.sizes(input))), bl.i32(bl.dtype),
-             bl.i32(root), bl.mask()});
+    bl.call("dtrt_nccl_broadcast", {createBufferAddress(bl.b, bl.loc, buf),
+                                    bl.toI64(bl.product(bl.sizes(input))),
+                                    bl.i32(bl.dtype), bl.i32(root), bl.mask()});
     return {Value(), buf};
   }
   }
@@ -334,10 +333,10 @@ FailureOr<int32_t> checkNcclLowerable(CollectiveOpInterface op) {
   std::optional<int32_t> dtype = ncclDtypeOf(elt);
   std::optional<ReduceOp> reduce = op.getReduceKind();
   if (!dtype)
-    return op->emitOpError() << "element type " << elt
-                             << " has no NCCL dtype in the runtime";
-  if (reduce && (elt.isInteger(16) || (elt.isInteger(1) &&
-                                       *reduce == ReduceOp::Sum)))
+    return op->emitOpError()
+           << "element type " << elt << " has no NCCL dtype in the runtime";
+  if (reduce &&
+      (elt.isInteger(16) || (elt.isInteger(1) && *reduce == ReduceOp::Sum)))
     return op->emitOpError() << "NCCL has no " << stringifyReduceOp(*reduce)
                              << " reduction on " << elt;
   if (reduce == ReduceOp::Avg && !isa<FloatType>(elt))

@@ -25,8 +25,7 @@ func::FuncOp mlir::dtensor::declareRuntimeFunction(OpBuilder &builder,
 }
 
 void mlir::dtensor::createCheckedRuntimeCall(OpBuilder &builder, Location loc,
-                                             func::FuncOp fn,
-                                             ValueRange args) {
+                                             func::FuncOp fn, ValueRange args) {
   auto module = fn->getParentOfType<ModuleOp>();
   Type i32 = builder.getI32Type(), i64 = builder.getI64Type();
   // const char *dtrt_last_error(void); void dtrt_abort(const char *).
@@ -41,7 +40,8 @@ void mlir::dtensor::createCheckedRuntimeCall(OpBuilder &builder, Location loc,
   Value failed = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne,
                                        status, zero);
   scf::IfOp::create(builder, loc, failed, [&](OpBuilder &b, Location l) {
-    Value msg = func::CallOp::create(b, l, lastError, ValueRange{}).getResult(0);
+    Value msg =
+        func::CallOp::create(b, l, lastError, ValueRange{}).getResult(0);
     func::CallOp::create(b, l, abort, ValueRange{msg});
     scf::YieldOp::create(b, l);
   });

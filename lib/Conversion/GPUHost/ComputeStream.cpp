@@ -51,10 +51,9 @@ void makeAsync(IRRewriter &b, Operation *op, Value token) {
   Location loc = op->getLoc();
   TypeSwitch<Operation *>(op)
       .Case([&](gpu::AllocOp o) {
-        auto n = gpu::AllocOp::create(b, loc, o.getType(), tokenType, {token},
-                                      o.getDynamicSizes(),
-                                      o.getSymbolOperands(),
-                                      o.getHostSharedAttr());
+        auto n = gpu::AllocOp::create(
+            b, loc, o.getType(), tokenType, {token}, o.getDynamicSizes(),
+            o.getSymbolOperands(), o.getHostSharedAttr());
         b.replaceOp(o, {n.getMemref(), n.getAsyncToken()});
       })
       .Case([&](gpu::DeallocOp o) {

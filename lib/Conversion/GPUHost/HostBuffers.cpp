@@ -54,11 +54,11 @@ bool isHostBookkeeping(Value v) {
 
 void moveAlloc(IRRewriter &rewriter, memref::AllocOp op) {
   rewriter.setInsertionPoint(op);
-  rewriter.replaceOp(op, gpu::AllocOp::create(
-                             rewriter, op.getLoc(), op.getType(),
-                             /*asyncToken=*/Type(), ValueRange{},
-                             op.getDynamicSizes(), op.getSymbolOperands())
-                             .getMemref());
+  rewriter.replaceOp(
+      op, gpu::AllocOp::create(rewriter, op.getLoc(), op.getType(),
+                               /*asyncToken=*/Type(), ValueRange{},
+                               op.getDynamicSizes(), op.getSymbolOperands())
+              .getMemref());
 }
 
 void moveCopy(IRRewriter &rewriter, memref::CopyOp op) {
@@ -135,8 +135,8 @@ struct HostBuffersPass
         moveAlloc(rewriter, alloc);
       } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
         rewriter.setInsertionPoint(op);
-        rewriter.replaceOpWithNewOp<gpu::DeallocOp>(
-            op, Type(), ValueRange{}, dealloc.getMemref());
+        rewriter.replaceOpWithNewOp<gpu::DeallocOp>(op, Type(), ValueRange{},
+                                                    dealloc.getMemref());
       } else if (auto copy = dyn_cast<memref::CopyOp>(op)) {
         moveCopy(rewriter, copy);
       } else {

@@ -67,9 +67,8 @@ std::optional<int64_t> positionOf(AffineMap map, unsigned dim) {
 /// The layout of the operand `buffer` (indexing map `map`) holding matrix
 /// dims (`first`, `second`), stored row-major if `second` has unit stride,
 /// transposed if `first` has; fails otherwise.
-FailureOr<GemmOperand> matchOperand(Value buffer, AffineMap map,
-                                    unsigned first, unsigned second,
-                                    ArrayRef<unsigned> batch,
+FailureOr<GemmOperand> matchOperand(Value buffer, AffineMap map, unsigned first,
+                                    unsigned second, ArrayRef<unsigned> batch,
                                     bool allowTranspose) {
   auto type = cast<MemRefType>(buffer.getType());
   SmallVector<int64_t> strides;
@@ -123,12 +122,12 @@ FailureOr<GemmPlan> matchGemm(linalg::LinalgOp op) {
       std::swap(m, n);
       std::swap(ia, ib);
     }
-    FailureOr<GemmOperand> a = matchOperand(op.getDpsInputs()[ia], maps[ia],
-                                            m, k, dims->batch, true);
-    FailureOr<GemmOperand> b = matchOperand(op.getDpsInputs()[ib], maps[ib],
-                                            k, n, dims->batch, true);
-    FailureOr<GemmOperand> c = matchOperand(op.getDpsInits()[0], maps[2], m,
-                                            n, dims->batch, false);
+    FailureOr<GemmOperand> a =
+        matchOperand(op.getDpsInputs()[ia], maps[ia], m, k, dims->batch, true);
+    FailureOr<GemmOperand> b =
+        matchOperand(op.getDpsInputs()[ib], maps[ib], k, n, dims->batch, true);
+    FailureOr<GemmOperand> c =
+        matchOperand(op.getDpsInits()[0], maps[2], m, n, dims->batch, false);
     if (failed(a) || failed(b) || failed(c))
       continue;
     linalg::ContractionDimensions gemmDims = *dims;
@@ -163,8 +162,8 @@ public:
     for (const GemmOperand *o : operands) {
       auto meta = memref::ExtractStridedMetadataOp::create(b, loc, o->buffer);
       metadata.push_back(meta);
-      args.push_back({meta.getOffset(), meta.getStrides()[o->rowPos],
-                      index(0)});
+      args.push_back(
+          {meta.getOffset(), meta.getStrides()[o->rowPos], index(0)});
     }
     // The innermost batch dim is the GEMM's batch; the others are loops.
     size_t numBatch = plan.dims.batch.size();
@@ -198,7 +197,8 @@ private:
     SmallVector<const GemmOperand *> operands{&plan.a, &plan.b, &plan.c};
     for (auto [i, o] : llvm::enumerate(operands)) {
       Value stride = metadata[i].getStrides()[o->batchPos[level]];
-      Value step = arith::MulIOp::create(b, loc, loop.getInductionVar(), stride);
+      Value step =
+          arith::MulIOp::create(b, loc, loop.getInductionVar(), stride);
       args[i].offset = arith::AddIOp::create(b, loc, args[i].offset, step);
     }
     buildOuterLoops(level + 1, args, batch);
@@ -227,7 +227,8 @@ void GemmBuilder::buildCall(ArrayRef<OperandArgs> args, Value batch) {
   SmallVector<const GemmOperand *> operands{&plan.a, &plan.b, &plan.c};
   auto address = [&](size_t i) -> Value {
     const GemmOperand &o = *operands[i];
-    int64_t bytes = cast<MemRefType>(o.buffer.getType()).getElementTypeBitWidth() / 8;
+    int64_t bytes =
+        cast<MemRefType>(o.buffer.getType()).getElementTypeBitWidth() / 8;
     Value base =
         memref::ExtractAlignedPointerAsIndexOp::create(b, loc, o.buffer);
     Value off = arith::MulIOp::create(b, loc, args[i].offset, index(bytes));
@@ -236,15 +237,19 @@ void GemmBuilder::buildCall(ArrayRef<OperandArgs> args, Value batch) {
   Type inType = getElementTypeOrSelf(plan.a.buffer.getType());
   Type outType = getElementTypeOrSelf(plan.c.buffer.getType());
   Value one = arith::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(1.0));
-  SmallVector<Value> callArgs{
-      cst32(*gemmDtype(inType)), cst32(*gemmDtype(outType)),
-      cst32(plan.a.transposed), cst32(plan.b.transposed), toI64(batch),
-      toI64(size(plan.dims.m[0])), toI64(size(plan.dims.n[0])),
-      toI64(size(plan.dims.k[0]))};
+  SmallVector<Value> callArgs{cst32(*gemmDtype(inType)),
+                              cst32(*gemmDtype(outType)),
+                              cst32(plan.a.transposed),
+                              cst32(plan.b.transposed),
+                              toI64(batch),
+                              toI64(size(plan.dims.m[0])),
+                              toI64(size(plan.dims.n[0])),
+                              toI64(size(plan.dims.k[0]))};
   for (size_t i = 0; i < 3; ++i)
-    callArgs.append({address(i), toI64(args[i].ld), toI64(args[i].batchStride)});
-  callArgs.append({one, one, arith::ConstantIntOp::create(b, loc, i64, 0),
-                   cst32(0)});
+    callArgs.append(
+        {address(i), toI64(args[i].ld), toI64(args[i].batchStride)});
+  callArgs.append(
+      {one, one, arith::ConstantIntOp::create(b, loc, i64, 0), cst32(0)});
   func::FuncOp fn = dtensor::declareRuntimeFunction(
       b, op->getParentOfType<ModuleOp>(), "dtrt_cublaslt_matmul",
       b.getFunctionType(TypeRange(ValueRange(callArgs)), {i32}));
@@ -265,9 +270,8 @@ void GemmBuilder::buildEmulation(ArrayRef<OperandArgs> args, Value batch) {
         MemRefType::get({dyn, dyn, dyn}, type.getElementType(), layout);
     SmallVector<OpFoldResult> sizes{batch, rows, cols};
     SmallVector<OpFoldResult> strides{a.batchStride, a.ld, b.getIndexAttr(1)};
-    return memref::ReinterpretCastOp::create(b, loc, viewType, o.buffer,
-                                             OpFoldResult(a.offset), sizes,
-                                             strides);
+    return memref::ReinterpretCastOp::create(
+        b, loc, viewType, o.buffer, OpFoldResult(a.offset), sizes, strides);
   };
   Value va = plan.a.transposed ? view(plan.a, args[0], k, m)
                                : view(plan.a, args[0], m, k);
@@ -297,15 +301,13 @@ void GemmBuilder::buildEmulation(ArrayRef<OperandArgs> args, Value batch) {
           xb = arith::ExtFOp::create(nb, nl, acc, xb);
         }
         Value prod = arith::MulFOp::create(nb, nl, xa, xb);
-        linalg::YieldOp::create(nb, nl,
-                                ValueRange{arith::AddFOp::create(nb, nl, x[2],
-                                                                 prod)});
+        linalg::YieldOp::create(
+            nb, nl, ValueRange{arith::AddFOp::create(nb, nl, x[2], prod)});
       });
   generic->setAttr(kEmulationAttr, b.getUnitAttr());
 }
 
-struct ContractionToCuBLASLt
-    : OpInterfaceRewritePattern<linalg::LinalgOp> {
+struct ContractionToCuBLASLt : OpInterfaceRewritePattern<linalg::LinalgOp> {
   ContractionToCuBLASLt(MLIRContext *ctx, bool emulate)
       : OpInterfaceRewritePattern(ctx), emulate(emulate) {}
 
@@ -327,8 +329,7 @@ struct ContractionToCuBLASLt
 };
 
 struct LinalgToCuBLASLtPass
-    : public dtensor::impl::DTensorLinalgToCuBLASLtBase<
-          LinalgToCuBLASLtPass> {
+    : public dtensor::impl::DTensorLinalgToCuBLASLtBase<LinalgToCuBLASLtPass> {
   using Base::Base;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());

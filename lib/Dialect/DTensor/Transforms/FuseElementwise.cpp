@@ -19,8 +19,7 @@ namespace {
 /// True if `op` is a linalg op whose loops are all parallel.
 bool isAllParallel(Operation *op) {
   auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
-  return linalgOp &&
-         linalgOp.getNumLoops() == linalgOp.getNumParallelLoops();
+  return linalgOp && linalgOp.getNumLoops() == linalgOp.getNumParallelLoops();
 }
 
 /// True if the body of linalg op `op` reads one of its inits. Fused into a
