@@ -50,3 +50,8 @@ if config.mpirun:
     config.substitutions.append(("%mpirun", mpirun))
 if config.dtrt_enable_cuda:
     config.available_features.add("dtrt-nccl")
+
+# dtensor-gpu-pipeline: the toolkit's ptxas assembles cubins (no GPU needed).
+if config.cuda_toolkit and os.path.exists(os.path.join(config.cuda_toolkit, "bin", "ptxas")):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%cuda_toolkit", config.cuda_toolkit))

@@ -28,7 +28,8 @@ void dtensor_run::stripToOneDevice(ModuleOp module) {
 
 std::unique_ptr<ExecutionEngine>
 dtensor_run::compileModule(ModuleOp module, StringRef entry, bool partition,
-                           StringRef strategy, bool asyncCollectives) {
+                           StringRef strategy, bool asyncCollectives,
+                           StringRef lowering) {
   module.lookupSymbol<func::FuncOp>(entry)->setAttr(
       "llvm.emit_c_interface", UnitAttr::get(module.getContext()));
   if (partition) {
@@ -42,8 +43,8 @@ dtensor_run::compileModule(ModuleOp module, StringRef entry, bool partition,
       fail("partitioning failed (see the errors above)");
   }
   PassManager pm(module.getContext());
-  if (failed(parsePassPipeline("dtensor-cpu-pipeline{partition=false}", pm)))
-    fail("cannot build the CPU pipeline");
+  if (failed(parsePassPipeline(lowering, pm)))
+    fail("cannot build the lowering pipeline '" + lowering + "'");
   if (failed(pm.run(module)))
     fail("lowering to LLVM failed (see the errors above)");
   ExecutionEngineOptions options;

@@ -22,12 +22,17 @@ namespace dtensor_run {
 /// Strips the global-view dtensor ops that are identities on one device.
 void stripToOneDevice(mlir::ModuleOp module);
 
+/// The pipeline that lowers a partitioned module for the JIT.
+inline constexpr llvm::StringLiteral kCPULowering =
+    "dtensor-cpu-pipeline{partition=false}";
+
 /// Lowers `module` (partitioned first with `strategy` when `partition`, with
-/// async collectives unless `asyncCollectives` is false) and JIT-compiles
-/// it; exits with an error when any step fails.
+/// async collectives unless `asyncCollectives` is false) with `lowering` and
+/// JIT-compiles it; exits with an error when any step fails.
 std::unique_ptr<mlir::ExecutionEngine>
 compileModule(mlir::ModuleOp module, llvm::StringRef entry, bool partition,
-              llvm::StringRef strategy, bool asyncCollectives = true);
+              llvm::StringRef strategy, bool asyncCollectives = true,
+              llvm::StringRef lowering = kCPULowering);
 
 /// Calls `entry` `iters` times on `inputs`; returns the outputs of the last
 /// call (each of the dtype of `results[i]`) and sets `seconds` to the

@@ -634,12 +634,22 @@ void eraseShardingMetadata(ModuleOp module) {
 struct ConvertDTensorToRuntimePass
     : public dtensor::impl::ConvertDTensorToRuntimeBase<
           ConvertDTensorToRuntimePass> {
+  using Base::Base;
   void runOnOperation() override {
     SegmentSpans(getOperation()).run();
     ConversionTarget target(getContext());
     configureDTensorToRuntimeConversionTarget(target);
     RewritePatternSet patterns(&getContext());
-    populateDTensorToRuntimeConversionPatterns(patterns);
+    if (backend == "nccl") {
+      populateDTensorToNcclConversionPatterns(patterns);
+      patterns.add<ProcessIndexLowering>(&getContext());
+    } else if (backend == "mpi") {
+      populateDTensorToRuntimeConversionPatterns(patterns);
+    } else {
+      getOperation().emitError() << "unknown backend '" << backend
+                                 << "' (expected mpi or nccl)";
+      return signalPassFailure();
+    }
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();

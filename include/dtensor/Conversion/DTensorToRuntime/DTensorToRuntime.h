@@ -13,6 +13,11 @@ namespace dtensor {
 /// to calls of the dtrt runtime.
 void populateDTensorToRuntimeConversionPatterns(RewritePatternSet &patterns);
 
+/// Patterns lowering every CollectiveOpInterface op to the `dtrt_nccl_*`
+/// calls of dtrt_nccl.h on device buffers (`_start` + `dtrt_nccl_wait`, in
+/// place), for `convert-dtensor-to-runtime{backend=nccl}`.
+void populateDTensorToNcclConversionPatterns(RewritePatternSet &patterns);
+
 /// Marks what those patterns lower illegal: the collectives,
 /// `dtensor.process_index` and `dtensor.wait`; every other op stays legal.
 void configureDTensorToRuntimeConversionTarget(ConversionTarget &target);

@@ -1,13 +1,15 @@
 //===- Passes.h - dtensor pass pipelines ------------------------*- C++ -*-===//
 //
 // The registered pipelines that take a global-view program down to the LLVM
-// dialect: `dtensor-cpu-pipeline` (collectives on the dtrt runtime, MPI).
+// dialect: `dtensor-cpu-pipeline` (collectives on the dtrt runtime, MPI)
+// and `dtensor-gpu-pipeline` (kernels, cuBLASLt and NCCL).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef DTENSOR_DIALECT_DTENSOR_PIPELINES_PASSES_H
 #define DTENSOR_DIALECT_DTENSOR_PIPELINES_PASSES_H
 
+#include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
@@ -35,6 +37,65 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
 /// through LLVM intrinsics, libm and outlined integer powers, and the LLVM
 /// dialect.
 void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
+
+/// Options of `dtensor-gpu-pipeline`.
+struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
+  PassOptions::Option<bool> partition{
+      *this, "partition",
+      llvm::cl::desc("partition the program (off: run the global view on "
+                     "one device)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<StrategyMode> strategy{
+      *this, "strategy", llvm::cl::desc("strategy of dtensor-partition"),
+      llvm::cl::init(StrategyMode::Global),
+      llvm::cl::values(clEnumValN(StrategyMode::PyTorch, "pytorch", ""),
+                       clEnumValN(StrategyMode::Global, "global", ""),
+                       clEnumValN(StrategyMode::Exact, "exact", ""))};
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("the GPU architecture of the kernels"),
+      llvm::cl::init("sm_90a")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features (empty: the chip's minimum PTX ISA)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("embedded kernel format: bin (cubin), fatbin (cubin and "
+                     "PTX) or isa (PTX, JIT-compiled by the driver)"),
+      llvm::cl::init("bin")};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit whose ptxas, fatbinary and libdevice are "
+                     "used (empty: the one CMake found)"),
+      llvm::cl::init("")};
+  PassOptions::Option<int64_t> blockSize{
+      *this, "block-size",
+      llvm::cl::desc("threads per block of the generated kernels"),
+      llvm::cl::init(256)};
+  PassOptions::Option<bool> cublaslt{
+      *this, "cublaslt",
+      llvm::cl::desc("call cuBLASLt (dtrt_cublaslt_matmul) for "
+                     "contractions (off: generated kernels)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> cpuOracle{
+      *this, "cpu-oracle",
+      llvm::cl::desc("testing: stop before the GPU mapping, with the same "
+                     "fusion and tiling, host buffers, MPI collectives and "
+                     "the cuBLASLt calls emulated, and lower to the LLVM "
+                     "dialect for the CPU"),
+      llvm::cl::init(false)};
+};
+
+/// Adds the GPU pipeline to `pm`: partition (optional), collectives to
+/// NCCL calls, tosa to linalg, elementwise fusion, bufferization with
+/// deallocation, contractions to cuBLASLt calls, buffers and copies to the
+/// device, the other linalg ops to 1-D tiled kernels, every GPU op on the
+/// runtime's compute stream, and the NVVM lowering with the kernels
+/// embedded as `format`. See docs/design.md.
+void buildGPUPipeline(OpPassManager &pm, const GPUPipelineOptions &options);
+
+/// Registers `dtensor-gpu-pipeline`.
+void registerDTensorGPUPipeline();
 
 /// Registers `dtensor-cpu-pipeline`.
 void registerDTensorPipelines();

@@ -406,4 +406,22 @@ def DTensorElementwiseToLinalg
   ];
 }
 
+def DTensorFuseElementwise
+    : Pass<"dtensor-fuse-elementwise", "::mlir::ModuleOp"> {
+  let summary = "fuse chains of elementwise linalg ops on tensors";
+  let description = [{
+    Fuses a `linalg.generic` producer into its consumer when both have only
+    parallel loops, the fused result has no other use (no recomputation, no
+    extra result) and the producer's body does not read its init (upstream
+    `populateElementwiseOpsFusionPatterns` with a control function that
+    says so), so that an elementwise chain becomes one kernel. Unlike upstream's `linalg-fuse-elementwise-ops`, nothing is
+    fused into an op with a reduction loop: a contraction keeps its
+    multiply-accumulate body and stays recognisable as a GEMM, and a
+    reduction keeps its own loop nest. Named elementwise ops (`linalg.add`,
+    ...) are generalized first so that they take part.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // DTENSOR_DIALECT_DTENSOR_TRANSFORMS_PASSES_TD
