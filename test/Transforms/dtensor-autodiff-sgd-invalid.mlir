@@ -2,11 +2,11 @@
 // learning rate that is not finite are errors on the module, exit 1.
 // RUN: dtensor-opt %s --dtensor-autodiff=optimizer=adam -verify-diagnostics
 // RUN: not dtensor-opt %s --dtensor-autodiff=optimizer=adam 2>&1 | FileCheck %s
-// CHECK: error: dtensor-autodiff: unknown optimizer 'adam' (expected none or sgd)
+// CHECK: error: dtensor-autodiff: unknown optimizer 'adam' (expected none, sgd or adamw)
 // RUN: not dtensor-opt %s "--dtensor-autodiff=optimizer=sgd lr=inf" 2>&1 | FileCheck %s --check-prefix=LR
 // LR: error: dtensor-autodiff: the learning rate lr=INF of optimizer=sgd is not finite
 
-// expected-error @below {{dtensor-autodiff: unknown optimizer 'adam' (expected none or sgd)}}
+// expected-error @below {{dtensor-autodiff: unknown optimizer 'adam' (expected none, sgd or adamw)}}
 module {
   func.func @f(%w: tensor<4xf32> {dtensor.param = "w"}) -> tensor<f32> {
     %c0 = arith.constant 0.0 : f32
