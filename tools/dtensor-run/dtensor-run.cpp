@@ -91,6 +91,12 @@ static cl::opt<double>
                  cl::desc("learning rate of the generated @f_train_step "
                           "(--steps)"),
                  cl::init(0.01), cl::cat(runCategory));
+static cl::opt<std::string>
+    optimizerName("optimizer",
+                  cl::desc("optimizer of the generated @f_train_step "
+                           "(--steps): sgd or adamw (PyTorch's defaults "
+                           "besides --lr; the AdamW state starts at zero)"),
+                  cl::init("sgd"), cl::cat(runCategory));
 static cl::opt<bool> worker("worker", cl::Hidden, cl::cat(runCategory));
 static cl::opt<std::string> workerDir("worker-dir", cl::Hidden,
                                       cl::cat(runCategory));
@@ -126,6 +132,7 @@ static Options collectOptions() {
     fail("--steps must be positive, got " + llvm::Twine(steps));
   o.steps = steps;
   o.lr = learningRate;
+  o.optimizer = optimizerName;
   return o;
 }
 
