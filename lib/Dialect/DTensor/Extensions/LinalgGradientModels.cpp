@@ -353,8 +353,7 @@ struct SoftmaxGradientModel
         tensor::getMixedSizes(b, loc, softmax.getInput());
     sizes.erase(sizes.begin() + dim);
     Value sumInit = buildZerosLike(
-        b, loc,
-        tensor::EmptyOp::create(b, loc, sizes, type.getElementType()));
+        b, loc, tensor::EmptyOp::create(b, loc, sizes, type.getElementType()));
     llvm::SmallVector<utils::IteratorType> iterators(
         rank, utils::IteratorType::parallel);
     iterators[dim] = utils::IteratorType::reduction;

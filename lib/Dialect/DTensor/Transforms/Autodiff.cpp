@@ -161,14 +161,13 @@ std::array<Value, 3> buildAdamWUpdate(OpBuilder &b, Location loc, Value param,
         };
         Value p = a[0], g = a[1];
         // m.lerp_(g, 1 - beta1); v.mul_(beta2).addcmul_(g, g, 1 - beta2).
-        Value m2 = add(a[2], mul(c(1.0 - h.beta1),
-                                 arith::SubFOp::create(nb, l, g, a[2])));
+        Value m2 = add(
+            a[2], mul(c(1.0 - h.beta1), arith::SubFOp::create(nb, l, g, a[2])));
         Value v2 = add(mul(a[3], c(h.beta2)), mul(c(1.0 - h.beta2), mul(g, g)));
         Value decayed = mul(p, c(1.0 - h.lr * h.weightDecay));
-        Value denom =
-            add(mul(math::SqrtOp::create(nb, l, v2),
-                    castScalar(nb, l, a[5], elem)),
-                c(h.eps));
+        Value denom = add(
+            mul(math::SqrtOp::create(nb, l, v2), castScalar(nb, l, a[5], elem)),
+            c(h.eps));
         Value delta = mul(castScalar(nb, l, a[4], elem),
                           arith::DivFOp::create(nb, l, m2, denom));
         Value p2 = arith::SubFOp::create(nb, l, decayed, delta);
@@ -233,9 +232,9 @@ void finish(func::FuncOp fn, llvm::ArrayRef<BlockArgument> params,
         buildAdamWScalars(b, loc, state.back(), opt.hyper);
     llvm::SmallVector<Value> ms, vs;
     for (auto [j, p] : llvm::enumerate(params)) {
-      auto [p2, m2, v2] = buildAdamWUpdate(b, p.getLoc(), p, gradient(j),
-                                           state[j], state[n + j], stepSize,
-                                           invBc2, opt.hyper);
+      auto [p2, m2, v2] =
+          buildAdamWUpdate(b, p.getLoc(), p, gradient(j), state[j],
+                           state[n + j], stepSize, invBc2, opt.hyper);
       results.push_back(p2);
       ms.push_back(m2);
       vs.push_back(v2);
@@ -249,10 +248,10 @@ void finish(func::FuncOp fn, llvm::ArrayRef<BlockArgument> params,
     attrs.push_back(b.getDictionaryAttr({}));
   } else {
     for (auto [j, p] : llvm::enumerate(params)) {
-      results.push_back(opt.kind == Optimizer::Kind::Sgd
-                            ? buildSgdUpdate(b, p.getLoc(), p, gradient(j),
-                                             opt.hyper.lr)
-                            : gradient(j));
+      results.push_back(
+          opt.kind == Optimizer::Kind::Sgd
+              ? buildSgdUpdate(b, p.getLoc(), p, gradient(j), opt.hyper.lr)
+              : gradient(j));
       attrs.push_back(specOf(p));
     }
   }
@@ -278,8 +277,8 @@ LogicalResult differentiateLoss(Differentiator &ctx, func::FuncOp fn,
              << arg.getType() << "; a gradient needs a float tensor";
     params.push_back(arg);
   }
-  FailureOr<llvm::SmallVector<Value>> grads = ctx.sweepFunction(
-      fn, params, [&](OpBuilder &b, ReverseSweep &sweep) {
+  FailureOr<llvm::SmallVector<Value>> grads =
+      ctx.sweepFunction(fn, params, [&](OpBuilder &b, ReverseSweep &sweep) {
         Value loss = fn.getBody().front().getTerminator()->getOperand(0);
         auto type = cast<RankedTensorType>(loss.getType());
         if (sweep.isActive(loss))
@@ -314,11 +313,11 @@ struct AutodiffPass : public dtensor::impl::DTensorAutodiffBase<AutodiffPass> {
     if (optimizer == "none")
       return opt;
     if (optimizer != "sgd" && optimizer != "adamw")
-      return module.emitError() << "dtensor-autodiff: unknown optimizer '"
-                                << optimizer
-                                << "' (expected none, sgd or adamw)";
-    opt.kind = optimizer == "sgd" ? Optimizer::Kind::Sgd
-                                  : Optimizer::Kind::AdamW;
+      return module.emitError()
+             << "dtensor-autodiff: unknown optimizer '" << optimizer
+             << "' (expected none, sgd or adamw)";
+    opt.kind =
+        optimizer == "sgd" ? Optimizer::Kind::Sgd : Optimizer::Kind::AdamW;
     if (!std::isfinite(lr))
       return module.emitError()
              << "dtensor-autodiff: the learning rate lr=" << lr

@@ -108,8 +108,9 @@ scf::ForOp recordIterations(scf::ForOp loop, Value n,
     inits.push_back(tensor::EmptyOp::create(
         b, loc, type, count ? ValueRange{} : ValueRange{n}));
   }
-  auto rebuilt = scf::ForOp::create(b, loc, loop.getLowerBound(),
-                                    loop.getUpperBound(), loop.getStep(), inits);
+  auto rebuilt =
+      scf::ForOp::create(b, loc, loop.getLowerBound(), loop.getUpperBound(),
+                         loop.getStep(), inits);
   Block *body = rebuilt.getBody(), *old = loop.getBody();
   for (auto [from, to] : llvm::zip(old->getArguments(), body->getArguments()))
     from.replaceAllUsesWith(to);
@@ -128,9 +129,9 @@ scf::ForOp recordIterations(scf::ForOp loop, Value n,
   unsigned numIter = loop.getNumRegionIterArgs();
   llvm::SmallVector<Value> stacks;
   for (unsigned k = 0; k < numIter; ++k)
-    stacks.push_back(track(storeIteration(
-        yb, loc, body->getArgument(1 + numIter + k),
-        rebuilt.getRegionIterArgs()[k], i)));
+    stacks.push_back(
+        track(storeIteration(yb, loc, body->getArgument(1 + numIter + k),
+                             rebuilt.getRegionIterArgs()[k], i)));
   yield->insertOperands(yield->getNumOperands(), stacks);
   loop->replaceAllUsesWith(rebuilt->getResults().take_front(numIter));
   loop.erase();
@@ -217,8 +218,8 @@ LogicalResult ReverseSweep::buildReverseBody(
     ValueRange carried, llvm::ArrayRef<unsigned> floats,
     llvm::ArrayRef<Value> captured) {
   // Iteration i = n - 1 - j, at iv = lb + i * step.
-  Value last =
-      arith::SubIOp::create(rb, loc, n, arith::ConstantIndexOp::create(rb, loc, 1));
+  Value last = arith::SubIOp::create(
+      rb, loc, n, arith::ConstantIndexOp::create(rb, loc, 1));
   Value i = arith::SubIOp::create(rb, loc, last, j);
   Value iv = arith::AddIOp::create(
       rb, loc, forward.getLowerBound(),
@@ -231,8 +232,8 @@ LogicalResult ReverseSweep::buildReverseBody(
   llvm::SmallVector<Value> iterArgs;
   for (auto [k, arg] :
        llvm::enumerate(forward.getRegionIterArgs().take_front(numIter))) {
-    iterArgs.push_back(loadIteration(
-        rb, loc, forward.getResult(numIter + k), arg.getType(), i));
+    iterArgs.push_back(loadIteration(rb, loc, forward.getResult(numIter + k),
+                                     arg.getType(), i));
     mapping.map(arg, iterArgs.back());
   }
   llvm::SmallVector<Operation *> cloned;

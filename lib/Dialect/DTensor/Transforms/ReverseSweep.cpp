@@ -104,8 +104,8 @@ LogicalResult ReverseSweep::reverseCall(CallOpInterface call, OpBuilder &b,
   if (llvm::none_of(args, [&](Value v) { return isActive(v); }))
     return success();
   auto ref = dyn_cast<SymbolRefAttr>(call.getCallableForCallee());
-  auto callee = ref ? dyn_cast_or_null<func::FuncOp>(ctx.symbols.lookup(
-                          ref.getLeafReference()))
+  auto callee = ref ? dyn_cast_or_null<func::FuncOp>(
+                          ctx.symbols.lookup(ref.getLeafReference()))
                     : func::FuncOp();
   if (!callee || callee.isExternal())
     return op->emitOpError()
@@ -144,8 +144,7 @@ FailureOr<llvm::SmallVector<Value>> Differentiator::sweepFunction(
   for (Operation &op : block.without_terminator())
     forward.push_back(&op);
   ReverseSweep sweep(*this);
-  sweep.markActive(forward,
-                   llvm::SmallVector<Value>(wrt.begin(), wrt.end()));
+  sweep.markActive(forward, llvm::SmallVector<Value>(wrt.begin(), wrt.end()));
   OpBuilder b(block.getTerminator());
   seed(b, sweep);
   if (failed(sweep.sweep(forward, b)))
@@ -178,8 +177,7 @@ FailureOr<func::FuncOp> Differentiator::getVjp(func::FuncOp callee,
   llvm::SmallVector<std::pair<Value, BlockArgument>> seeds;
   for (Value r : ret->getOperands())
     if (isFloatLike(r.getType()))
-      seeds.push_back(
-          {r, vjp.getBody().front().addArgument(r.getType(), loc)});
+      seeds.push_back({r, vjp.getBody().front().addArgument(r.getType(), loc)});
   FailureOr<llvm::SmallVector<Value>> grads =
       sweepFunction(vjp, wrt, [&](OpBuilder &b, ReverseSweep &sweep) {
         for (auto [r, adj] : seeds)

@@ -41,10 +41,9 @@ public:
   /// adjoints at the builder. Returns the adjoint of each `wrt` argument
   /// (null where the results do not depend on it), built before the
   /// return.
-  FailureOr<llvm::SmallVector<Value>>
-  sweepFunction(func::FuncOp fn, llvm::ArrayRef<BlockArgument> wrt,
-                llvm::function_ref<void(OpBuilder &, class ReverseSweep &)>
-                    seed);
+  FailureOr<llvm::SmallVector<Value>> sweepFunction(
+      func::FuncOp fn, llvm::ArrayRef<BlockArgument> wrt,
+      llvm::function_ref<void(OpBuilder &, class ReverseSweep &)> seed);
 
   SymbolTable symbols;
   unsigned numRules = 0;
@@ -89,9 +88,8 @@ private:
   /// stacked iter_args of its `n` iterations) at iteration `j`.
   LogicalResult
   buildReverseBody(OpBuilder &rb, Location loc, scf::ForOp forward,
-                   const llvm::SmallPtrSetImpl<Operation *> &recording,
-                   Value n, Value j, ValueRange carried,
-                   llvm::ArrayRef<unsigned> floats,
+                   const llvm::SmallPtrSetImpl<Operation *> &recording, Value n,
+                   Value j, ValueRange carried, llvm::ArrayRef<unsigned> floats,
                    llvm::ArrayRef<Value> captured);
 
   Differentiator &ctx;
