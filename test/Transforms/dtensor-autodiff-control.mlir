@@ -170,3 +170,75 @@ func.func @nested(%x: tensor<4x8xf32>,
 // CHECK: scf.for {{.*}} -> (tensor<4x8xf32>, tensor<4x8xf32>)
 // CHECK: func.call @affine_tanh_vjp(
 // CHECK: return
+
+// A scalar iter_arg and a trip count known only at run time (tensor.dim):
+// the stacks are tensor<?x...>, sized by ceildiv(ub - lb, step) clamped
+// at 0. The loss starts from a fill of the scalar result (a 0-d fill's
+// scalar operand gets the element of its adjoint).
+func.func @scalar_loop(%x: tensor<6xf32>, %w: tensor<6xf32> {dtensor.param = "w"}) -> tensor<f32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %n = tensor.dim %x, %c0 : tensor<6xf32>
+  %z = arith.constant 0.5 : f32
+  %r:2 = scf.for %i = %c0 to %n step %c2 iter_args(%s = %z, %h = %w) -> (f32, tensor<6xf32>) {
+    %wi = tensor.extract %h[%i] : tensor<6xf32>
+    %p = arith.mulf %s, %wi : f32
+    %t = math.tanh %p : f32
+    %s2 = arith.addf %t, %s : f32
+    %e = tensor.empty() : tensor<6xf32>
+    %h2 = linalg.mul ins(%h, %x : tensor<6xf32>, tensor<6xf32>) outs(%e : tensor<6xf32>) -> tensor<6xf32>
+    scf.yield %s2, %h2 : f32, tensor<6xf32>
+  }
+  %e0 = tensor.empty() : tensor<f32>
+  %f = linalg.fill ins(%r#0 : f32) outs(%e0 : tensor<f32>) -> tensor<f32>
+  %l = linalg.reduce ins(%r#1 : tensor<6xf32>) outs(%f : tensor<f32>) dimensions = [0]
+    (%in: f32, %a: f32) {
+      %q = arith.mulf %in, %in : f32
+      %s = arith.addf %q, %a : f32
+      linalg.yield %s : f32
+    }
+  return %l : tensor<f32>
+}
+// CHECK-LABEL: func.func @scalar_loop_grad(
+// CHECK: %[[UB:.*]] = tensor.dim
+// CHECK: %[[D:.*]] = arith.subi %[[UB]], %{{.*}} : index
+// CHECK: %[[Q:.*]] = arith.ceildivsi %[[D]], %[[STEP:.*]] : index
+// CHECK: %[[N:.*]] = arith.maxsi %[[Q]], %{{.*}} : index
+// CHECK: %[[SS:.*]] = tensor.empty(%[[N]]) : tensor<?xf32>
+// CHECK: %[[HS:.*]] = tensor.empty(%[[N]]) : tensor<?x6xf32>
+// CHECK: %[[F:.*]]:4 = scf.for {{.*}} iter_args({{.*}}, %{{.*}} = %[[SS]], %{{.*}} = %[[HS]]) -> (f32, tensor<6xf32>, tensor<?xf32>, tensor<?x6xf32>)
+// CHECK: tensor.insert %{{.*}} : tensor<?xf32>
+// CHECK: tensor.insert_slice %{{.*}} : tensor<6xf32> into tensor<?x6xf32>
+// CHECK: %[[DS:.*]] = tensor.extract %{{.*}}[] : tensor<f32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[N]] step %{{.*}} iter_args(%{{.*}} = %[[DS]], %{{.*}} = %{{.*}}) -> (f32, tensor<6xf32>)
+// CHECK: tensor.extract %[[F]]#2[
+// CHECK: tensor.extract_slice %[[F]]#3[
+// CHECK: math.tanh
+
+// No iteration (lb 3 > ub 0): the stacks are tensor<0x...> and the
+// gradient passes through the reverse loop unchanged.
+func.func @empty_loop(%w: tensor<6xf32> {dtensor.param = "w"}) -> tensor<f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %r = scf.for %i = %c3 to %c0 step %c1 iter_args(%h = %w) -> (tensor<6xf32>) {
+    %e = tensor.empty() : tensor<6xf32>
+    %h2 = linalg.mul ins(%h, %h : tensor<6xf32>, tensor<6xf32>) outs(%e : tensor<6xf32>) -> tensor<6xf32>
+    scf.yield %h2 : tensor<6xf32>
+  }
+  %z = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<f32>
+  %f = linalg.fill ins(%z : f32) outs(%e0 : tensor<f32>) -> tensor<f32>
+  %l = linalg.reduce ins(%r : tensor<6xf32>) outs(%f : tensor<f32>) dimensions = [0]
+    (%in: f32, %a: f32) {
+      %q = arith.mulf %in, %in : f32
+      %s = arith.addf %q, %a : f32
+      linalg.yield %s : f32
+    }
+  return %l : tensor<f32>
+}
+// CHECK-LABEL: func.func @empty_loop_grad(
+// CHECK: arith.constant 3 : index
+// CHECK-NEXT: %[[N:.*]] = arith.constant 0 : index
+// CHECK-NEXT: tensor.empty() : tensor<0x6xf32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[N]] step

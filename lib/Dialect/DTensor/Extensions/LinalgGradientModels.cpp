@@ -278,7 +278,11 @@ FailureOr<Value> AdjointBuilder::buildGeneric(OpOperand &operand) {
       outMap == maps[op->getNumOperands()] &&
       resultAdjoints[*copiedAdjoint].getType() == init.getType()) {
     gen.erase();
-    return resultAdjoints[*copiedAdjoint];
+    Value adj = resultAdjoints[*copiedAdjoint];
+    // A scalar operand of a 0-d op (a fill of a 0-d tensor): its element.
+    if (scalar)
+      return tensor::ExtractOp::create(b, loc, adj, ValueRange{}).getResult();
+    return adj;
   }
   eraseDeadOps(gen.getRegion().front());
   gen = dropUnusedInputs(b, gen);
