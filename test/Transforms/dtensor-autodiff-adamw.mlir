@@ -12,11 +12,12 @@ dtensor.mesh @mesh = <["dp" = 2]>
 // CHECK-SAME: %[[W:[^:]*]]: tensor<4x2xf32> {dtensor.param = "w", dtensor.spec = #dtensor.spec<@mesh, [R]>},
 // CHECK-SAME: %[[U:[^:]*]]: tensor<2xf32> {dtensor.param = "u"},
 // CHECK-SAME: %[[MW:[^:]*]]: tensor<4x2xf32> {dtensor.spec = #dtensor.spec<@mesh, [R]>, dtensor.state = "w.exp_avg"},
-// CHECK-SAME: %[[MU:[^:]*]]: tensor<2xf32> {dtensor.state = "u.exp_avg"},
+// CHECK-SAME: %[[MU:[^:]*]]: tensor<2xf32> {dtensor.spec = #dtensor.spec<@mesh, [R]>, dtensor.state = "u.exp_avg"},
 // CHECK-SAME: %[[VW:[^:]*]]: tensor<4x2xf32> {dtensor.spec = #dtensor.spec<@mesh, [R]>, dtensor.state = "w.exp_avg_sq"},
-// CHECK-SAME: %[[VU:[^:]*]]: tensor<2xf32> {dtensor.state = "u.exp_avg_sq"},
+// CHECK-SAME: %[[VU:[^:]*]]: tensor<2xf32> {dtensor.spec = #dtensor.spec<@mesh, [R]>, dtensor.state = "u.exp_avg_sq"},
 // CHECK-SAME: %[[T:[^:]*]]: tensor<f32> {dtensor.state = "step"})
-// CHECK-SAME: -> (tensor<f32>, tensor<4x2xf32> {dtensor.spec = #dtensor.spec<@mesh, [R]>}, tensor<2xf32>, tensor<4x2xf32> {dtensor.spec = #dtensor.spec<@mesh, [R]>}, tensor<2xf32>, tensor<4x2xf32> {dtensor.spec = #dtensor.spec<@mesh, [R]>}, tensor<2xf32>, tensor<f32>)
+// u has no spec (replicated): u', m and v of u are replicated on @mesh.
+// CHECK-SAME: -> (tensor<f32>, tensor<4x2xf32> {dtensor.spec = #dtensor.spec<@mesh, [R]>}, tensor<2xf32> {dtensor.spec = #dtensor.spec<@mesh, [R]>}, tensor<4x2xf32> {dtensor.spec = #dtensor.spec<@mesh, [R]>}, tensor<2xf32> {dtensor.spec = #dtensor.spec<@mesh, [R]>}, tensor<4x2xf32> {dtensor.spec = #dtensor.spec<@mesh, [R]>}, tensor<2xf32> {dtensor.spec = #dtensor.spec<@mesh, [R]>}, tensor<f32>)
 // CHECK: %[[L:.*]] = linalg.reduce
 // CHECK: %[[DW:.*]] = linalg.generic {{.*}} ins(%[[X]], %{{.*}} : tensor<8x4xf32>, tensor<8x2xf32>) outs(%{{.*}} : tensor<4x2xf32>)
 // t' = t + 1, lr / (1 - beta1^t'), 1 / sqrt(1 - beta2^t')

@@ -171,14 +171,16 @@ func.func @nested(%x: tensor<4x8xf32>,
 // CHECK: func.call @affine_tanh_vjp(
 // CHECK: return
 
-// A scalar iter_arg and a trip count known only at run time (tensor.dim):
+// A scalar iter_arg and a trip count known only at run time (a min):
 // the stacks are tensor<?x...>, sized by ceildiv(ub - lb, step) clamped
 // at 0. The loss starts from a fill of the scalar result (a 0-d fill's
 // scalar operand gets the element of its adjoint).
 func.func @scalar_loop(%x: tensor<6xf32>, %w: tensor<6xf32> {dtensor.param = "w"}) -> tensor<f32> {
   %c0 = arith.constant 0 : index
   %c2 = arith.constant 2 : index
-  %n = tensor.dim %x, %c0 : tensor<6xf32>
+  %c6 = arith.constant 6 : index
+  %d = tensor.dim %x, %c0 : tensor<6xf32>
+  %n = arith.minsi %d, %c6 : index
   %z = arith.constant 0.5 : f32
   %r:2 = scf.for %i = %c0 to %n step %c2 iter_args(%s = %z, %h = %w) -> (f32, tensor<6xf32>) {
     %wi = tensor.extract %h[%i] : tensor<6xf32>
@@ -200,7 +202,7 @@ func.func @scalar_loop(%x: tensor<6xf32>, %w: tensor<6xf32> {dtensor.param = "w"
   return %l : tensor<f32>
 }
 // CHECK-LABEL: func.func @scalar_loop_grad(
-// CHECK: %[[UB:.*]] = tensor.dim
+// CHECK: %[[UB:.*]] = arith.minsi
 // CHECK: %[[D:.*]] = arith.subi %[[UB]], %{{.*}} : index
 // CHECK: %[[Q:.*]] = arith.ceildivsi %[[D]], %[[STEP:.*]] : index
 // CHECK: %[[N:.*]] = arith.maxsi %[[Q]], %{{.*}} : index
@@ -241,4 +243,29 @@ func.func @empty_loop(%w: tensor<6xf32> {dtensor.param = "w"}) -> tensor<f32> {
 // CHECK: arith.constant 3 : index
 // CHECK-NEXT: %[[N:.*]] = arith.constant 0 : index
 // CHECK-NEXT: tensor.empty() : tensor<0x6xf32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[N]] step
+
+// A bound from the static size of a tensor.dim: static stacks.
+func.func @dim_loop(%w: tensor<3xf32> {dtensor.param = "w"}) -> tensor<f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %w, %c0 : tensor<3xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%h = %w) -> (tensor<3xf32>) {
+    %e = tensor.empty() : tensor<3xf32>
+    %h2 = linalg.mul ins(%h, %w : tensor<3xf32>, tensor<3xf32>) outs(%e : tensor<3xf32>) -> tensor<3xf32>
+    scf.yield %h2 : tensor<3xf32>
+  }
+  %z = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<f32>
+  %f = linalg.fill ins(%z : f32) outs(%e0 : tensor<f32>) -> tensor<f32>
+  %l = linalg.reduce ins(%r : tensor<3xf32>) outs(%f : tensor<f32>) dimensions = [0]
+    (%in: f32, %a: f32) {
+      %s = arith.addf %in, %a : f32
+      linalg.yield %s : f32
+    }
+  return %l : tensor<f32>
+}
+// CHECK-LABEL: func.func @dim_loop_grad(
+// CHECK: %[[N:.*]] = arith.constant 3 : index
+// CHECK-NEXT: tensor.empty() : tensor<3x3xf32>
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[N]] step

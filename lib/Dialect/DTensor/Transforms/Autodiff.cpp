@@ -75,6 +75,21 @@ Value buildSgdUpdate(OpBuilder &b, Location loc, Value param, Value gradient,
       ->getResult(0);
 }
 
+/// The placements of argument `i` of `fn` as a spec: its `dtensor.spec`,
+/// else (an argument without one is replicated) all-`R` on the mesh the
+/// other arguments use; null when no argument names a mesh.
+Attribute paramSpec(func::FuncOp fn, unsigned i) {
+  if (Attribute spec = fn.getArgAttr(i, kSpecAttr))
+    return spec;
+  for (unsigned j = 0; j < fn.getNumArguments(); ++j)
+    if (auto other = dyn_cast_or_null<SpecAttr>(fn.getArgAttr(j, kSpecAttr)))
+      return SpecAttr::get(fn.getContext(), other.getMesh(),
+                           llvm::SmallVector<Placement>(
+                               other.getPlacements().size(),
+                               Placement::replicate()));
+  return Attribute();
+}
+
 /// The AdamW hyper-parameters.
 struct AdamW {
   double lr, beta1, beta2, eps, weightDecay;
@@ -197,7 +212,7 @@ llvm::SmallVector<Value> addAdamWState(func::FuncOp step,
       unsigned i = p.getArgNumber();
       auto name = cast<StringAttr>(step.getArgAttr(i, kParamAttr));
       add(p.getType(), (name.getValue() + "." + moment).str(),
-          step.getArgAttr(i, kSpecAttr));
+          paramSpec(step, i));
     }
   add(RankedTensorType::get({}, b.getF32Type()), "step", Attribute());
   return state;
@@ -222,7 +237,7 @@ void finish(func::FuncOp fn, llvm::ArrayRef<BlockArgument> params,
   llvm::SmallVector<DictionaryAttr> attrs{fn.getResultAttrDict(0)};
   auto specOf = [&](BlockArgument p) {
     llvm::SmallVector<NamedAttribute> spec;
-    if (Attribute a = fn.getArgAttr(p.getArgNumber(), kSpecAttr))
+    if (Attribute a = paramSpec(fn, p.getArgNumber()))
       spec.push_back(b.getNamedAttr(kSpecAttr, a));
     return b.getDictionaryAttr(spec);
   };

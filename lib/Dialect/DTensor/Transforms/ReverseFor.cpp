@@ -30,12 +30,27 @@ using namespace mlir::dtensor;
 
 namespace {
 
-/// The trip count of `loop` (index), a constant when the bounds are.
+/// The value of the index `v` when it is known before running: a constant
+/// or the static size of a `tensor.dim` (the global view's shapes are
+/// static, so a loop over a dim keeps static stacks).
+std::optional<int64_t> knownIndex(Value v) {
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return c;
+  auto dim = v.getDefiningOp<tensor::DimOp>();
+  std::optional<int64_t> d = dim ? dim.getConstantIndex() : std::nullopt;
+  auto type = dim ? dyn_cast<RankedTensorType>(dim.getSource().getType())
+                  : RankedTensorType();
+  if (!d || !type || *d < 0 || *d >= type.getRank() || type.isDynamicDim(*d))
+    return std::nullopt;
+  return type.getDimSize(*d);
+}
+
+/// The trip count of `loop` (index), a constant when the bounds are known.
 Value buildTripCount(OpBuilder &b, scf::ForOp loop) {
   Location loc = loop.getLoc();
-  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
-                         ub = getConstantIntValue(loop.getUpperBound()),
-                         step = getConstantIntValue(loop.getStep());
+  std::optional<int64_t> lb = knownIndex(loop.getLowerBound()),
+                         ub = knownIndex(loop.getUpperBound()),
+                         step = knownIndex(loop.getStep());
   if (lb && ub && step && *step > 0)
     return arith::ConstantIndexOp::create(
         b, loc, *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0);
