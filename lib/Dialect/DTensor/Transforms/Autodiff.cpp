@@ -75,19 +75,24 @@ Value buildSgdUpdate(OpBuilder &b, Location loc, Value param, Value gradient,
       ->getResult(0);
 }
 
-/// The placements of argument `i` of `fn` as a spec: its `dtensor.spec`,
-/// else (an argument without one is replicated) all-`R` on the mesh the
-/// other arguments use; null when no argument names a mesh.
-Attribute paramSpec(func::FuncOp fn, unsigned i) {
-  if (Attribute spec = fn.getArgAttr(i, kSpecAttr))
-    return spec;
+/// The all-`R` spec on the mesh the arguments of `fn` use (the placements
+/// of an argument without `dtensor.spec`); null when no argument names a
+/// mesh.
+Attribute replicatedSpec(func::FuncOp fn) {
   for (unsigned j = 0; j < fn.getNumArguments(); ++j)
     if (auto other = dyn_cast_or_null<SpecAttr>(fn.getArgAttr(j, kSpecAttr)))
-      return SpecAttr::get(fn.getContext(), other.getMesh(),
-                           llvm::SmallVector<Placement>(
-                               other.getPlacements().size(),
-                               Placement::replicate()));
+      return SpecAttr::get(
+          fn.getContext(), other.getMesh(),
+          llvm::SmallVector<Placement>(other.getPlacements().size(),
+                                       Placement::replicate()));
   return Attribute();
+}
+
+/// The placements of argument `i` of `fn` as a spec: its `dtensor.spec`,
+/// else `replicated` (from `replicatedSpec`).
+Attribute paramSpec(func::FuncOp fn, unsigned i, Attribute replicated) {
+  Attribute spec = fn.getArgAttr(i, kSpecAttr);
+  return spec ? spec : replicated;
 }
 
 /// The AdamW hyper-parameters.
@@ -192,29 +197,37 @@ std::array<Value, 3> buildAdamWUpdate(OpBuilder &b, Location loc, Value param,
 }
 
 /// Adds the AdamW state arguments of `step` (m of each parameter, v of
-/// each parameter, then the step count) and returns them in that order.
+/// each parameter, then the step count), in one insertion, and returns
+/// them in that order.
 llvm::SmallVector<Value> addAdamWState(func::FuncOp step,
                                        llvm::ArrayRef<BlockArgument> params) {
   OpBuilder b(step.getContext());
-  llvm::SmallVector<Value> state;
+  Attribute replicated = replicatedSpec(step);
+  llvm::SmallVector<Type> types;
+  llvm::SmallVector<DictionaryAttr> attrs;
   auto add = [&](Type type, llvm::StringRef name, Attribute spec) {
-    llvm::SmallVector<NamedAttribute> attrs{
+    llvm::SmallVector<NamedAttribute> named{
         b.getNamedAttr(kStateAttr, b.getStringAttr(name))};
     if (spec)
-      attrs.push_back(b.getNamedAttr(kSpecAttr, spec));
-    unsigned i = step.getNumArguments();
-    (void)step.insertArgument(i, type, b.getDictionaryAttr(attrs),
-                              step.getLoc());
-    state.push_back(step.getArgument(i));
+      named.push_back(b.getNamedAttr(kSpecAttr, spec));
+    types.push_back(type);
+    attrs.push_back(b.getDictionaryAttr(named));
   };
   for (llvm::StringRef moment : {"exp_avg", "exp_avg_sq"})
     for (BlockArgument p : params) {
       unsigned i = p.getArgNumber();
       auto name = cast<StringAttr>(step.getArgAttr(i, kParamAttr));
       add(p.getType(), (name.getValue() + "." + moment).str(),
-          paramSpec(step, i));
+          paramSpec(step, i, replicated));
     }
   add(RankedTensorType::get({}, b.getF32Type()), "step", Attribute());
+  unsigned first = step.getNumArguments();
+  llvm::SmallVector<unsigned> indices(types.size(), first);
+  llvm::SmallVector<Location> locs(types.size(), step.getLoc());
+  (void)step.insertArguments(indices, types, attrs, locs);
+  llvm::SmallVector<Value> state;
+  for (unsigned i = first; i < step.getNumArguments(); ++i)
+    state.push_back(step.getArgument(i));
   return state;
 }
 
@@ -235,9 +248,10 @@ void finish(func::FuncOp fn, llvm::ArrayRef<BlockArgument> params,
   };
   llvm::SmallVector<Value> results{ret->getOperand(0)};
   llvm::SmallVector<DictionaryAttr> attrs{fn.getResultAttrDict(0)};
+  Attribute replicated = replicatedSpec(fn);
   auto specOf = [&](BlockArgument p) {
     llvm::SmallVector<NamedAttribute> spec;
-    if (Attribute a = paramSpec(fn, p.getArgNumber()))
+    if (Attribute a = paramSpec(fn, p.getArgNumber(), replicated))
       spec.push_back(b.getNamedAttr(kSpecAttr, a));
     return b.getDictionaryAttr(spec);
   };
