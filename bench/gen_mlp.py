@@ -31,8 +31,14 @@ Flavours:
                      upstream's test/Dialect/Shard/sharding-propagation.mlir.
                      S(d) -> split_axes with [0] at position d, R -> [[]].
 
+* Loss (`--loss`, dtensor flavour only): the same MLP stack as a loss
+  function for `dtensor-autodiff`: the weights carry `dtensor.param`
+  ("w1_<i>", "w2_<i>") and the function returns sum(y * y) over the final
+  y (a 0-d tensor, replicated) instead of y.
+
 Usage:
   bench/gen_mlp.py --layers 1000 --flavor dtensor -o bench/out/mlp_1000.dtensor.mlir
+  bench/gen_mlp.py --layers 1000 --flavor dtensor --loss -o bench/out/mlp_loss_1000.mlir
   bench/gen_mlp.py --layers 1000 --flavor shard   -o bench/out/mlp_1000.shard.mlir
   bench/gen_mlp.py --conflict 20 --flavor shard   -o bench/out/conflict_20.shard.mlir
 
@@ -66,7 +72,7 @@ def shard_split_axes(p):
 
 
 def ttype(shape):
-    return "tensor<" + "x".join(str(s) for s in shape) + "xf32>"
+    return "tensor<" + "".join(f"{s}x" for s in shape) + "f32>"
 
 
 class Emitter:
@@ -89,12 +95,15 @@ class Emitter:
             self.w(f"shard.grid @{MESH}(shape = {self.mesh_size})")
         self.w("")
 
-    def signature(self, name, args, results):
-        """args: list of (ssa, shape, placement); results: list of (shape, placement)."""
+    def signature(self, name, args, results, params=()):
+        """args: list of (ssa, shape, placement); results: list of (shape, placement).
+
+        `params`: the SSA names that get `dtensor.param` (dtensor flavour)."""
         parts = []
         for ssa, shape, p in args:
             if self.flavor == "dtensor":
-                parts.append(f"    {ssa}: {ttype(shape)} {{dtensor.spec = {dtensor_spec(p)}}}")
+                param = f'dtensor.param = "{ssa[1:]}", ' if ssa in params else ""
+                parts.append(f"    {ssa}: {ttype(shape)} {{{param}dtensor.spec = {dtensor_spec(p)}}}")
             else:
                 parts.append(f"    {ssa}: {ttype(shape)}")
         res = []
@@ -140,7 +149,7 @@ RELU_MAPS = ("indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, "
              'iterator_types = ["parallel", "parallel"]')
 
 
-def gen_mlp(em, layers, tokens, dim, hidden):
+def gen_mlp(em, layers, tokens, dim, hidden, loss=False):
     em.header()
     xs = [tokens, dim]
     w1s = [dim, hidden]
@@ -150,7 +159,11 @@ def gen_mlp(em, layers, tokens, dim, hidden):
     for i in range(layers):
         args.append((f"%w1_{i}", w1s, 1))  # column-parallel
         args.append((f"%w2_{i}", w2s, 0))  # row-parallel
-    em.signature("mlp_stack", args, [(xs, "R")])
+    if loss:
+        em.signature("mlp_loss", args, [([], "R")],
+                     params={ssa for ssa, _, _ in args[1:]})
+    else:
+        em.signature("mlp_stack", args, [(xs, "R")])
 
     vals = {ssa: em.annotate_arg(ssa, shape, p) for ssa, shape, p in args}
     em.w("  %c0 = arith.constant 0.0 : f32")
@@ -172,6 +185,19 @@ def gen_mlp(em, layers, tokens, dim, hidden):
         em.w(f"  %y_{i} = linalg.matmul ins(%r_{i}, {w2} : {ttype(hs)}, {ttype(w2s)}) "
              f"outs(%z2_{i} : {ttype(xs)}) -> {ttype(xs)}")
         x = f"%y_{i}"
+    if loss:
+        scalar = "tensor<f32>"
+        em.w(f"  %es = tensor.empty() : {scalar}")
+        em.w(f"  %zs = linalg.fill ins(%c0 : f32) outs(%es : {scalar}) -> {scalar}")
+        em.w(f"  %loss = linalg.reduce ins({x} : {ttype(xs)}) outs(%zs : {scalar}) dimensions = [0, 1]")
+        em.w("    (%in: f32, %acc: f32) {")
+        em.w("      %sq = arith.mulf %in, %in : f32")
+        em.w("      %s = arith.addf %sq, %acc : f32")
+        em.w("      linalg.yield %s : f32")
+        em.w("    }")
+        em.w(f"  return %loss : {scalar}")
+        em.w("}")
+        return
     ret = em.annotate_result(x, xs, "R")
     em.w(f"  return {ret} : {ttype(xs)}")
     em.w("}")
@@ -215,6 +241,9 @@ def main(argv=None):
     ap.add_argument("--dim", type=int, default=64)
     ap.add_argument("--hidden", type=int, default=256)
     ap.add_argument("--mesh-size", type=int, default=4)
+    ap.add_argument("--loss", action="store_true",
+                    help="emit the MLP as a loss function (sum of squares, "
+                         "weights marked dtensor.param; dtensor flavour)")
     ap.add_argument("-o", "--output", default="-", help="output file (default stdout)")
     a = ap.parse_args(argv)
 
@@ -222,6 +251,8 @@ def main(argv=None):
         ap.error("--conflict needs at least 2 operands")
     if a.conflict is None and a.layers < 1:
         ap.error("--layers must be >= 1")
+    if a.loss and (a.flavor != "dtensor" or a.conflict is not None):
+        ap.error("--loss needs --flavor dtensor and the MLP (not --conflict)")
 
     out = sys.stdout if a.output == "-" else open(a.output, "w", buffering=1 << 20)
     try:
@@ -229,7 +260,7 @@ def main(argv=None):
         if a.conflict is not None:
             gen_conflict(em, a.conflict, a.tokens, a.dim)
         else:
-            gen_mlp(em, a.layers, a.tokens, a.dim, a.hidden)
+            gen_mlp(em, a.layers, a.tokens, a.dim, a.hidden, a.loss)
     finally:
         if out is not sys.stdout:
             out.close()

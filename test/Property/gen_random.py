@@ -3,6 +3,7 @@
 
 Usage:
   gen_random.py SEED [-o FILE] [--run-meshes] [--exclude-known-open] [--classic]
+  gen_random.py SEED --loss [-o FILE]
 
 Deterministic per SEED and options (Python's `random.Random(SEED)`; no other
 source of randomness).  Each program has
@@ -49,6 +50,18 @@ mesh divides.  Drop the flag once those fixes land.
 
 --classic generates the programs of the first version of this generator
 (f32, S/R specs, no generic bodies other than relu, no NaN/Inf).
+
+--loss generates loss functions for `dtensor-run --grad-check` instead
+(the other options do not apply): f32, S/R specs, small shapes (dims from
+{1,2,3,4,5,6,8}), a DAG of 3-15 ops of the differentiable kinds above
+(matmul, batch_matmul, arith elementwise add/mul/sub/max, relu, sum and
+max reductions, transpose, collapse/expand, softmax) and generic bodies
+with bounded values (LOSS_BODIES: no NaN/Inf, no overflow), sometimes
+inside an scf.for of 1-3 iterations (the value carried through the body
+plus one captured value) or a call of a helper function holding one
+generic op; the loss is sum(v * v) over the last value v. Each argument
+is a `dtensor.param` with probability 0.7 (at least one). The seeds of the
+other modes are unchanged by this one.
 """
 
 import argparse
@@ -132,14 +145,37 @@ BODIES = [
 ]
 
 
+# Bodies of --loss programs: differentiable, with bounded values (no NaN/Inf,
+# no overflow through chains of ops). Same fields as BODIES.
+LOSS_BODIES = [b for b in BODIES if b[2] == "f" and b[0] in (
+    "square", "double", "scale", "neg", "recip-safe", "mul2",
+    "div-by-partial", "max2", "sq-plus", "add2")] + [
+    ("tanh", 1, "f", ["%b1 = math.tanh %in : {e}"], "%b1", False, False, set()),
+    ("exp-tanh", 1, "f", ["%b1 = math.tanh %in : {e}", "%b2 = math.exp %b1 : {e}"],
+     "%b2", False, False, set()),
+    ("sqrt-1p", 1, "f", ["%b1 = arith.mulf %in, %in : {e}", "%b2 = arith.addf %b1, %c1 : {e}",
+                         "%b3 = math.sqrt %b2 : {e}"], "%b3", False, False, set()),
+    ("log-1p", 1, "f", ["%b1 = arith.mulf %in, %in : {e}", "%b2 = arith.addf %b1, %c1 : {e}",
+                        "%b3 = math.log %b2 : {e}"], "%b3", False, False, set()),
+    ("rsqrt-1p", 1, "f", ["%b1 = arith.mulf %in, %in : {e}", "%b2 = arith.addf %b1, %c1 : {e}",
+                          "%b3 = math.rsqrt %b2 : {e}"], "%b3", False, False, set()),
+    ("where", 2, "f", ["%b1 = arith.cmpf ogt, %in, %in2 : {e}",
+                       "%b2 = arith.mulf %in, %chalf : {e}",
+                       "%b3 = arith.select %b1, %b2, %in2 : {e}"], "%b3", False, False, set()),
+]
+LOSS_DIMS = [1, 2, 3, 4, 5, 6, 8]
+
+
 class Gen:
-    def __init__(self, seed, exclude_known_open=False, run_meshes=False, classic=False):
+    def __init__(self, seed, exclude_known_open=False, run_meshes=False, classic=False,
+                 loss=False):
         self.rng = random.Random(seed)
         self.seed = seed
         self.exclude = exclude_known_open
         self.classic = classic
+        self.loss = loss
         self.mesh = self.rng.choice(RUN_MESHES if run_meshes else MESHES)
-        if classic:
+        if classic or loss:
             self.elt = "f32"
         else:
             self.elt = self.rng.choices(["f32", "i32", "i64"], weights=[6, 2, 2])[0]
@@ -150,6 +186,8 @@ class Gen:
         self.exact = {}    # name -> computed exactly (no partial, no sum)
         self.tags = set()
         self.body = []
+        self.helpers = []  # --loss: helper functions called by @prog
+        self.used = set()  # names picked as operands
         self.n = 0
 
     @property
@@ -169,7 +207,7 @@ class Gen:
         with `partial_ok` sometimes a partial."""
         ps = []
         for _ in self.mesh:
-            if partial_ok and not self.classic and self.rng.random() < 0.15:
+            if partial_ok and not self.classic and not self.loss and self.rng.random() < 0.15:
                 if self.exclude:
                     ps.append("P(sum)")
                 elif self.is_int:
@@ -182,8 +220,12 @@ class Gen:
                 ps.append("R")
         return f"#dtensor.spec<@mesh, [{', '.join(ps)}]>"
 
+    @property
+    def dims(self):
+        return LOSS_DIMS if self.loss else DIMS
+
     def rand_shape(self, rank):
-        return [self.rng.choice(DIMS) for _ in range(rank)]
+        return [self.rng.choice(self.dims) for _ in range(rank)]
 
     def add_arg(self, shape, spec_prob=0.75):
         name = f"%a{len(self.args)}"
@@ -206,7 +248,9 @@ class Gen:
             return None
         # Weight (i+1)^2: later values are likelier, earlier ones still possible.
         weights = [(i + 1) ** 2 for i in range(len(cands))]
-        return self.rng.choices(cands, weights=weights)[0]
+        v = self.rng.choices(cands, weights=weights)[0]
+        self.used.add(v[0])
+        return v
 
     def define(self, shape, partial=False, exact=False):
         name = self.fresh()
@@ -268,7 +312,7 @@ class Gen:
         if self.rng.random() < 0.4:
             rhs = self.pick(lambda s: len(s) == 2 and s[0] == k)
         if rhs is None:
-            shape = [k, self.rng.choice(DIMS)]
+            shape = [k, self.rng.choice(self.dims)]
             rhs = (self.add_arg(shape), shape)
         n = rhs[1][1]
         out = [m, n]
@@ -287,7 +331,7 @@ class Gen:
         if self.rng.random() < 0.4:
             rhs = self.pick(lambda s: len(s) == 3 and s[0] == b and s[1] == k)
         if rhs is None:
-            shape = [b, k, self.rng.choice(DIMS)]
+            shape = [b, k, self.rng.choice(self.dims)]
             rhs = (self.add_arg(shape), shape)
         n = rhs[1][2]
         out = [b, m, n]
@@ -477,7 +521,7 @@ class Gen:
     def op_generic(self):
         """An elementwise linalg.generic with one of BODIES."""
         cls = "i" if self.is_int else "f"
-        bodies = [b for b in BODIES if b[2] == cls]
+        bodies = LOSS_BODIES if self.loss else [b for b in BODIES if b[2] == cls]
         name, nin, _, lines, res, linear, naninf, tags = self.rng.choice(bodies)
         if naninf:
             # Non-finite data only from exactly computed values (see the
@@ -523,12 +567,85 @@ class Gen:
         self.w(f"}} -> {t}")
         return True
 
+    def generic_text(self, r, ins, shape, body, e):
+        """Lines of an elementwise linalg.generic `r` = body(ins) into `e`."""
+        name, nin, _, lines, res, _, _, _ = body
+        rank = len(shape)
+        t = self.t(shape)
+        m = ident_map(rank)
+        its = ", ".join(['"parallel"'] * rank)
+        maps = ", ".join([m] * (nin + 1))
+        blockargs = ", ".join([f"%in: {self.elt}"] + ([f"%in2: {self.elt}"] if nin == 2 else [])
+                              + [f"%out: {self.elt}"])
+        out = [f"{r} = linalg.generic {{indexing_maps = [{maps}], iterator_types = [{its}]}} "
+               f"ins({', '.join(ins)} : {', '.join([t] * nin)}) outs({e} : {t}) {{  // {name}",
+               f"^bb0({blockargs}):"]
+        out += ["  " + line.format(e=self.elt) for line in lines]
+        out += [f"  linalg.yield {res} : {self.elt}", f"}} -> {t}"]
+        return out
+
+    def op_call(self):
+        """--loss: a call of a helper function holding one generic op."""
+        a = self.pick(lambda s: len(s) >= 1)
+        if a is None:
+            return False
+        body = self.rng.choice(LOSS_BODIES)
+        ins = [a] + ([self.operand_like(a[1])] if body[1] == 2 else [])
+        shape, t = a[1], self.t(a[1])
+        k = len(self.helpers)
+        params = [f"%x{i}: {t}" for i in range(len(ins))]
+        text = [f"func.func @helper{k}({', '.join(params)}) -> {t} {{",
+                "  %c0 = arith.constant 0.0 : f32", "  %c1 = arith.constant 1.0 : f32",
+                "  %chalf = arith.constant 0.5 : f32",
+                f"  %e = tensor.empty() : {t}"]
+        text += ["  " + line for line in self.generic_text(
+            "%r", [f"%x{i}" for i in range(len(ins))], shape, body, "%e")]
+        text += [f"  return %r : {t}", "}", ""]
+        self.helpers.append("\n".join(text))
+        self.tags.add("call")
+        r = self.define(shape)
+        self.w(f"{r} = func.call @helper{k}({', '.join(v[0] for v in ins)}) : "
+               f"({', '.join([t] * len(ins))}) -> {t}")
+        return True
+
+    def op_loop(self):
+        """--loss: an scf.for of 1-3 iterations carrying a value through a
+        bounded body that also reads a value from above."""
+        a = self.pick(lambda s: len(s) >= 1)
+        if a is None:
+            return False
+        c = self.operand_like(a[1])
+        shape, t = a[1], self.t(a[1])
+        n = self.rng.randint(1, 3)
+        lb, ub, st = self.fresh("i"), self.fresh("i"), self.fresh("i")
+        self.w(f"{lb} = arith.constant 0 : index")
+        self.w(f"{ub} = arith.constant {n} : index")
+        self.w(f"{st} = arith.constant 1 : index")
+        r = self.define(shape)
+        iv, h, e, g = self.fresh("iv"), self.fresh("h"), self.fresh("e"), self.fresh("g")
+        self.w(f"{r} = scf.for {iv} = {lb} to {ub} step {st} iter_args({h} = {a[0]}) -> ({t}) {{")
+        self.w(f"  {e} = tensor.empty() : {t}")
+        body = ("loop-body", 2, "f", ["%b1 = arith.mulf %in, %in2 : {e}", "%b2 = math.tanh %b1 : {e}",
+                                      "%b3 = arith.mulf %in, %chalf : {e}",
+                                      "%b4 = arith.addf %b2, %b3 : {e}"], "%b4", False, False, set())
+        for line in self.generic_text(g, [h, c[0]], shape, body, e):
+            self.w("  " + line)
+        self.w(f"  scf.yield {g} : {t}")
+        self.w("}")
+        self.tags.add("loop")
+        return True
+
     CLASSIC_OPS = [
         ("matmul", 4), ("batch_matmul", 2), ("elementwise", 4), ("relu", 2),
         ("reduce", 1), ("transpose", 2), ("collapse", 1), ("expand", 1),
         ("softmax", 1),
     ]
     OPS = CLASSIC_OPS + [("generic", 5), ("reduce_max", 1)]
+    LOSS_OPS = [
+        ("matmul", 3), ("batch_matmul", 1), ("elementwise", 3), ("relu", 2),
+        ("reduce", 1), ("reduce_max", 1), ("transpose", 2), ("collapse", 1),
+        ("expand", 1), ("softmax", 1), ("generic", 5), ("call", 1), ("loop", 1),
+    ]
 
     # -- program ------------------------------------------------------------
     def generate(self):
@@ -536,8 +653,8 @@ class Gen:
         for _ in range(rng.randint(2, 4)):
             rank = rng.choices([1, 2, 3], weights=[1, 5, 3])[0]
             self.add_arg(self.rand_shape(rank))
-        n_ops = rng.randint(5, 25)
-        ops = self.CLASSIC_OPS if self.classic else self.OPS
+        n_ops = rng.randint(3, 15) if self.loss else rng.randint(5, 25)
+        ops = self.CLASSIC_OPS if self.classic else self.LOSS_OPS if self.loss else self.OPS
         names = [o for o, _ in ops]
         weights = [w for _, w in ops]
         done = 0
@@ -551,6 +668,8 @@ class Gen:
                 # Nothing of a fitting rank yet: bring one in as an argument.
                 rank = 3 if kind == "batch_matmul" else 2
                 self.add_arg(self.rand_shape(rank))
+        if self.loss:
+            return self.finish_loss()
         # Return 1-2 of the last values defined by ops.
         defined = [v for v in self.values if not v[0].startswith("%a")]
         n_ret = min(len(defined), rng.randint(1, 2))
@@ -597,12 +716,64 @@ class Gen:
         return "\n".join(out) + "\n"
 
 
+    def finish_loss(self):
+        """--loss: the sum of sum(v * v) over the values no op uses (the
+        leaves of the DAG), accumulated through the reductions' inits."""
+        rng = self.rng
+        defined = [v for v in self.values if not v[0].startswith("%a")]
+        leaves = [v for v in defined if v[0] not in self.used] or [self.values[-1]]
+        params = [i for i in range(len(self.args)) if rng.random() < 0.7]
+        if not params:
+            params = [rng.randrange(len(self.args))]
+        l = self.zero_init([])
+        for v in leaves:
+            rank = len(v[1])
+            acc = l
+            l = self.fresh("loss")
+            ds = ", ".join(f"d{i}" for i in range(rank))
+            its = ", ".join(['"reduction"'] * rank)
+            self.w(f"{l} = linalg.generic {{indexing_maps = [{ident_map(rank)}, "
+                   f"affine_map<({ds}) -> ()>], iterator_types = [{its}]}} "
+                   f"ins({v[0]} : {self.t(v[1])}) outs({acc} : tensor<f32>) {{")
+            self.w("^bb0(%in: f32, %acc: f32):")
+            self.w("  %sq = arith.mulf %in, %in : f32")
+            self.w("  %s = arith.addf %acc, %sq : f32")
+            self.w("  linalg.yield %s : f32")
+            self.w("} -> tensor<f32>")
+        out = []
+        if len(self.mesh) == 1:
+            out.append(f'dtensor.mesh @mesh = <["x" = {self.mesh[0]}]>')
+        else:
+            out.append(f'dtensor.mesh @mesh = <["dp" = {self.mesh[0]}, "tp" = {self.mesh[1]}]>')
+        out.append("")
+        out.append(f"// seed {self.seed} (--loss)")
+        out.append(f"// features: {' '.join(sorted(self.tags | {'loss'}))}")
+        out.extend(self.helpers)
+        arglines = []
+        for i, (name, shape, spec) in enumerate(self.args):
+            attrs = ([f'dtensor.param = "p{i}"'] if i in params else []) + \
+                ([f"dtensor.spec = {spec}"] if spec else [])
+            attr = f" {{{', '.join(attrs)}}}" if attrs else ""
+            arglines.append(f"    {name}: {self.t(shape)}{attr}")
+        out.append("func.func @prog(")
+        out.append(",\n".join(arglines) + ")")
+        out.append("    -> tensor<f32> {")
+        out.append("  %c0 = arith.constant 0.0 : f32")
+        out.append("  %c1 = arith.constant 1.0 : f32")
+        out.append("  %chalf = arith.constant 0.5 : f32")
+        out.append(f"  %cmin = arith.constant {F32_MIN} : f32")
+        out.extend(self.body)
+        out.append(f"  return {l} : tensor<f32>")
+        out.append("}")
+        return "\n".join(out) + "\n"
+
+
 def _is_prime(n):
     return n > 1 and all(n % p for p in range(2, int(n ** 0.5) + 1))
 
 
-def generate(seed, exclude_known_open=False, run_meshes=False, classic=False):
-    return Gen(seed, exclude_known_open, run_meshes, classic).generate()
+def generate(seed, exclude_known_open=False, run_meshes=False, classic=False, loss=False):
+    return Gen(seed, exclude_known_open, run_meshes, classic, loss).generate()
 
 
 def mesh_devices(seed, run_meshes=False):
@@ -629,8 +800,10 @@ def main(argv=None):
                     help="avoid the known-open classes of issue 9 (see above)")
     ap.add_argument("--classic", action="store_true",
                     help="the programs of the first version (f32, S/R, no new bodies)")
+    ap.add_argument("--loss", action="store_true",
+                    help="a loss function for --grad-check (see above)")
     a = ap.parse_args(argv)
-    text = generate(a.seed, a.exclude_known_open, a.run_meshes, a.classic)
+    text = generate(a.seed, a.exclude_known_open, a.run_meshes, a.classic, a.loss)
     if a.output == "-":
         sys.stdout.write(text)
     else:

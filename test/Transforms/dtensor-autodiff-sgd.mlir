@@ -15,7 +15,9 @@ dtensor.mesh @mesh = <["dp" = 2]>
 // CHECK-NOT: func.func @f_grad
 // CHECK-LABEL: func.func @f_train_step(
 // CHECK-SAME: %[[X:.*]]: tensor<8x4xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>}, %[[W:.*]]: tensor<4x2xf32> {dtensor.param = "w", dtensor.spec = #dtensor.spec<@mesh, [R]>}, %[[U:.*]]: tensor<2xf32> {dtensor.param = "u", dtensor.spec = #dtensor.spec<@mesh, [S(0)]>}, %[[V:.*]]: tensor<2xf32> {dtensor.param = "v"})
-// CHECK-SAME: -> (tensor<f32>, tensor<4x2xf32> {dtensor.spec = #dtensor.spec<@mesh, [R]>}, tensor<2xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>}, tensor<2xf32>)
+// v has no spec (replicated): its update is requested replicated on the
+// mesh the other arguments use, so that it can be fed back as v.
+// CHECK-SAME: -> (tensor<f32>, tensor<4x2xf32> {dtensor.spec = #dtensor.spec<@mesh, [R]>}, tensor<2xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>}, tensor<2xf32> {dtensor.spec = #dtensor.spec<@mesh, [R]>})
 // CHECK: %[[L:.*]] = linalg.reduce
 // The gradient of w (x^T times the adjoint), then w - 0.25 * dw.
 // CHECK: %[[DW:.*]] = linalg.generic {{.*}} ins(%[[X]], %{{.*}} : tensor<8x4xf32>, tensor<8x2xf32>) outs(%{{.*}} : tensor<4x2xf32>)

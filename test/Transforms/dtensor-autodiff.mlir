@@ -3,7 +3,7 @@
 // RUN: dtensor-opt %s --dtensor-autodiff | FileCheck %s
 // Idempotent: the _grad functions exist, nothing is added.
 // RUN: dtensor-opt %s --dtensor-autodiff | dtensor-opt --dtensor-autodiff | FileCheck %s --check-prefix=TWICE
-// TWICE-COUNT-8: func.func @{{[a-z_]+}}_grad(
+// TWICE-COUNT-9: func.func @{{[a-z_]+}}_grad(
 // TWICE-NOT: _grad_grad
 // functions= differentiates only the named loss functions.
 // RUN: dtensor-opt %s --dtensor-autodiff="functions=named,unused" | FileCheck %s --check-prefix=FUNCS
@@ -424,4 +424,38 @@ func.func @arith_ops(%x: tensor<4x6xf32>,
 // p * p with one value in both slots: 2 p, given once
 // CHECK: arith.addf %[[P]], %[[P]] : tensor<4x6xf32>
 // CHECK: arith.mulf %{{.*}}, %[[X]] : tensor<4x6xf32>
+// CHECK: return
+
+// linalg.softmax along dim 1: dz = y * (dy - sum_1(dy * y)).
+func.func @softmax(%x: tensor<4x8xf32>,
+                   %w: tensor<4x8xf32> {dtensor.param = "w"}) -> tensor<f32> {
+  %c0 = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %z = linalg.mul ins(%x, %w : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %y = linalg.softmax dimension(1) ins(%z : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %es = tensor.empty() : tensor<f32>
+  %zs = linalg.fill ins(%c0 : f32) outs(%es : tensor<f32>) -> tensor<f32>
+  // A weighted sum (the plain sum of a softmax row is 1, its gradient 0).
+  %l = linalg.generic {indexing_maps = [#id, #id, #all2], iterator_types = ["reduction", "reduction"]}
+      ins(%y, %x : tensor<4x8xf32>, tensor<4x8xf32>) outs(%zs : tensor<f32>) {
+  ^bb0(%yv: f32, %xv: f32, %acc: f32):
+    %p = arith.mulf %yv, %xv : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// CHECK-LABEL: func.func @softmax_grad(
+// CHECK-SAME: %[[X:.*]]: tensor<4x8xf32>, %[[W:.*]]: tensor<4x8xf32> {dtensor.param = "w"})
+// CHECK: %[[Y:.*]] = linalg.softmax dimension(1)
+// CHECK: %[[DY:.*]] = linalg.generic {{.*}} ins(%[[X]]
+// s = sum over dim 1 of dy * y, into a tensor<4xf32>
+// CHECK: %[[S:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ID]], #[[ROW]]], iterator_types = ["parallel", "reduction"]} ins(%[[DY]], %[[Y]] : tensor<4x8xf32>, tensor<4x8xf32>) outs(%{{.*}} : tensor<4xf32>)
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: %[[DZ:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ID]], #[[ROW]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[Y]], %[[DY]], %[[S]] : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4xf32>)
+// CHECK: %[[D:.*]] = arith.subf
+// CHECK: arith.mulf %{{.*}}, %[[D]]
+// CHECK: linalg.generic {{.*}} ins(%[[X]], %[[DZ]] :
 // CHECK: return

@@ -36,10 +36,11 @@ struct Options {
   bool gradCheck = false;
   int gradSamples = 8;
   double gradTol = 1e-3;
-  /// --steps: train K steps of @f_train_step (SGD with learning rate `lr`
-  /// when generated); 0 runs the entry once.
+  /// --steps: train K steps of @f_train_step (`optimizer` sgd or adamw
+  /// with learning rate `lr` when generated); 0 runs the entry once.
   int steps = 0;
   double lr = 0.01;
+  std::string optimizer = "sgd";
   /// Seconds before the launcher ends the job; 0 waits forever.
   unsigned timeoutSeconds = 0;
   /// Testing: the pipeline that lowers the ranks' partitioned program

@@ -20,6 +20,7 @@ using namespace dtensor_run;
 namespace {
 
 constexpr llvm::StringLiteral kParamAttr = "dtensor.param";
+constexpr llvm::StringLiteral kStateAttr = "dtensor.state";
 constexpr llvm::StringLiteral kSuffix = "_train_step";
 
 bool isLoss(func::FuncOp f) {
@@ -36,6 +37,33 @@ std::vector<unsigned> paramArgs(func::FuncOp f) {
     if (f.getArgAttr(i, kParamAttr))
       params.push_back(i);
   return params;
+}
+
+/// The indices of the optimizer state arguments of `f` (dtensor.state).
+std::vector<unsigned> stateArgs(func::FuncOp f) {
+  std::vector<unsigned> state;
+  for (unsigned i = 0; i < f.getNumArguments(); ++i)
+    if (f.getArgAttr(i, kStateAttr))
+      state.push_back(i);
+  return state;
+}
+
+/// The arguments a training step's results 1, 2, ... feed back: the
+/// parameters, then the optimizer state, each in argument order.
+std::vector<unsigned> fedBackArgs(func::FuncOp f) {
+  std::vector<unsigned> fed = paramArgs(f), state = stateArgs(f);
+  fed.insert(fed.end(), state.begin(), state.end());
+  return fed;
+}
+
+/// Zeros the optimizer state among `args` when the inputs are random (the
+/// state of a fresh run); .npy inputs give it (a resumed run).
+void initState(const Options &options, func::FuncOp f,
+               std::vector<HostArray> &args) {
+  if (options.inputs != "random")
+    return;
+  for (unsigned i : stateArgs(f))
+    std::fill(args[i].data.begin(), args[i].data.end(), 0);
 }
 
 const char *kLossWords = "a function whose only result is a 0-d float "
@@ -68,18 +96,22 @@ void validateTrainingOptions(const Options &options) {
     fail("--steps must be positive, got " + llvm::Twine(options.steps));
   if (!std::isfinite(options.lr))
     fail("--lr must be finite");
+  if (options.optimizer != "sgd" && options.optimizer != "adamw")
+    fail("--optimizer must be sgd or adamw, got '" + options.optimizer + "'");
   if (options.gradCheck)
     fail("--steps and --grad-check cannot be combined");
   if (options.iters != 1)
     fail("--steps runs each step once; it does not take --iters");
 }
 
-/// Runs dtensor-autodiff{optimizer=sgd} on `loss` alone.
-void addTrainingStep(ModuleOp module, func::FuncOp loss, double lr) {
+/// Runs dtensor-autodiff{optimizer=<sgd|adamw>} on `loss` alone.
+void addTrainingStep(ModuleOp module, func::FuncOp loss,
+                     const Options &options) {
   PassManager pm(module.getContext());
   std::string pipeline =
-      llvm::formatv("dtensor-autodiff{{functions={0} optimizer=sgd lr={1}}",
-                    loss.getName(), llvm::formatv("{0:e16}", lr).str())
+      llvm::formatv("dtensor-autodiff{{functions={0} optimizer={1} lr={2}}",
+                    loss.getName(), options.optimizer,
+                    llvm::formatv("{0:e16}", options.lr).str())
           .str();
   if (failed(parsePassPipeline(pipeline, pm)) || failed(pm.run(module)))
     fail("--steps: dtensor-autodiff failed (see the errors above)");
@@ -88,16 +120,20 @@ void addTrainingStep(ModuleOp module, func::FuncOp loss, double lr) {
 } // namespace
 
 void dtensor_run::checkTrainingStep(const ProgramInfo &info) {
-  std::vector<unsigned> params = paramArgs(info.entry);
+  std::vector<unsigned> params = paramArgs(info.entry),
+                        fed = fedBackArgs(info.entry);
   if (params.empty())
     fail("--steps: @" + info.entryName + " has no dtensor.param arguments");
-  if (info.results.size() != 1 + params.size())
+  if (info.results.size() != 1 + fed.size())
     fail("--steps: @" + info.entryName +
          " must return the loss and one "
-         "updated parameter per dtensor.param argument (" +
-         llvm::Twine(1 + params.size()) + " results), not " +
+         "updated parameter per dtensor.param argument" +
+         (fed.size() > params.size()
+              ? ", then one value per dtensor.state argument"
+              : "") +
+         " (" + llvm::Twine(1 + fed.size()) + " results), not " +
          llvm::Twine(info.results.size()));
-  for (auto [j, a] : llvm::enumerate(params)) {
+  for (auto [j, a] : llvm::enumerate(fed)) {
     const TensorLayout &in = info.args[a].layout,
                        &out = info.results[1 + j].layout;
     if (in.dtype != out.dtype || in.shape != out.shape ||
@@ -105,7 +141,9 @@ void dtensor_run::checkTrainingStep(const ProgramInfo &info) {
       fail("--steps: result #" + llvm::Twine(1 + j) + " of @" + info.entryName +
            " does not have the type and placements of "
            "argument #" +
-           llvm::Twine(a) + ", the parameter it updates");
+           llvm::Twine(a) + ", the " +
+           (j < params.size() ? "parameter" : "optimizer state") +
+           " it updates");
   }
 }
 
@@ -137,7 +175,7 @@ std::vector<HostArray>
 trainSteps(ExecutionEngine &engine, const ProgramInfo &info, int steps,
            std::vector<HostArray> &args,
            llvm::function_ref<void(int, const HostArray &)> onLoss) {
-  std::vector<unsigned> params = paramArgs(info.entry);
+  std::vector<unsigned> params = fedBackArgs(info.entry);
   std::vector<HostArray> losses;
   for (int i = 0; i < steps; ++i) {
     std::vector<HostArray> call = args; // the call may write into its inputs
@@ -161,9 +199,10 @@ std::vector<HostArray> trainOnOneRank(ModuleOp module, const Options &options,
   std::unique_ptr<ExecutionEngine> ref = compileModule(
       *single, info.entryName, /*partition=*/false, options.strategy);
   std::vector<HostArray> args = globalInputs(options, info);
+  initState(options, info.entry, args);
   std::vector<HostArray> out = trainSteps(*ref, info, options.steps, args,
                                           [](int, const HostArray &) {});
-  for (unsigned a : paramArgs(info.entry))
+  for (unsigned a : fedBackArgs(info.entry))
     out.push_back(args[a]);
   return out;
 }
@@ -197,7 +236,7 @@ Options dtensor_run::prepareTraining(ModuleOp module, const Options &options) {
          "trainable arguments with dtensor.param = \"<name>\")");
   trained.entry = (loss.getName() + kSuffix).str();
   if (!module.lookupSymbol(trained.entry))
-    addTrainingStep(module, loss, options.lr);
+    addTrainingStep(module, loss, options);
   return trained;
 }
 
@@ -211,7 +250,9 @@ int dtensor_run::runTrainingSteps(ModuleOp module, ExecutionEngine &engine,
     llvm::outs() << "plan: " << info.numCollectives << " collectives, "
                  << llvm::formatv("comm_cost_us={0:F1}", info.commCostUs)
                  << " per step on " << size << " ranks\n";
-  // Rank 0's view: the global losses, then the final parameters.
+  // Rank 0's view: the global losses, then the final parameters (and the
+  // optimizer state).
+  initState(options, info.entry, locals);
   std::vector<HostArray> globals;
   trainSteps(engine, info, options.steps, locals,
              [&](int i, const HostArray &loss) {
@@ -220,7 +261,7 @@ int dtensor_run::runTrainingSteps(ModuleOp module, ExecutionEngine &engine,
                  llvm::outs() << "step " << i << ": loss="
                               << formatLoss(scalarOf(globals.back())) << "\n";
              });
-  for (auto [j, a] : llvm::enumerate(paramArgs(info.entry)))
+  for (auto [j, a] : llvm::enumerate(fedBackArgs(info.entry)))
     globals.push_back(gatherResult(locals[a], info, 1 + j, rank, size));
   if (rank != 0)
     return 0;

@@ -1,5 +1,5 @@
-// Two loss functions: @ok is differentiable, @loop is not (func.call,
-// scf.for).
+// Two loss functions: @ok is differentiable, @loop is not (math.sin has
+// no rule; the loop and the call do).
 // --grad-check --entry ok differentiates @ok only.
 func.func @ok(%w: tensor<4xf32> {dtensor.param = "w"}) -> tensor<f32> {
   %c0 = arith.constant 0.0 : f32
@@ -20,7 +20,8 @@ func.func @loop(%w: tensor<4xf32> {dtensor.param = "w"}) -> tensor<f32> {
   %c1 = arith.constant 1 : index
   %c3 = arith.constant 3 : index
   %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%acc = %w) -> tensor<4xf32> {
-    scf.yield %acc : tensor<4xf32>
+    %s = math.sin %acc : tensor<4xf32>
+    scf.yield %s : tensor<4xf32>
   }
   %l = call @ok(%r) : (tensor<4xf32>) -> tensor<f32>
   return %l : tensor<f32>

@@ -829,3 +829,10 @@ dtensor.mesh @huge = <["x" = 4611686018427387904, "y" = 4]>
 // The runtime's axis masks have 16 bits (DTRT_MAX_MESH_AXES).
 // expected-error @+1 {{'dtensor.mesh' op mesh has 17 axes but at most 16 are supported}}
 dtensor.mesh @deep = <["a" = 1, "b" = 1, "c" = 1, "d" = 1, "e" = 1, "f" = 1, "g" = 1, "h" = 1, "i" = 1, "j" = 1, "k" = 1, "l" = 1, "m" = 1, "n" = 1, "o" = 1, "p" = 1, "q" = 1]>
+
+// -----
+
+// expected-error @+1 {{'func.func' op 'dtensor.state' on argument #0 must be a string}}
+func.func @state_not_string(%m: tensor<4xf32> {dtensor.state = 1 : i64}) {
+  return
+}

@@ -278,7 +278,11 @@ FailureOr<Value> AdjointBuilder::buildGeneric(OpOperand &operand) {
       outMap == maps[op->getNumOperands()] &&
       resultAdjoints[*copiedAdjoint].getType() == init.getType()) {
     gen.erase();
-    return resultAdjoints[*copiedAdjoint];
+    Value adj = resultAdjoints[*copiedAdjoint];
+    // A scalar operand of a 0-d op (a fill of a 0-d tensor): its element.
+    if (scalar)
+      return tensor::ExtractOp::create(b, loc, adj, ValueRange{}).getResult();
+    return adj;
   }
   eraseDeadOps(gen.getRegion().front());
   gen = dropUnusedInputs(b, gen);
@@ -324,6 +328,69 @@ struct StructuredOpGradientModel
   }
 };
 
+/// `linalg.softmax` (y = softmax(x) along `dim`): dx = y * (dy - s), with
+/// s = sum(dy * y) along `dim` broadcast back, as PyTorch's
+/// `_softmax_backward_data`. Two generics: the reduction, then the product.
+struct SoftmaxGradientModel
+    : public GradientOpInterface::ExternalModel<SoftmaxGradientModel,
+                                                linalg::SoftmaxOp> {
+  LogicalResult
+  buildOperandAdjoints(Operation *op, OpBuilder &b,
+                       llvm::ArrayRef<Value> resultAdjoints,
+                       llvm::ArrayRef<bool> needed,
+                       llvm::SmallVectorImpl<Value> &operandAdjoints) const {
+    auto softmax = cast<linalg::SoftmaxOp>(op);
+    Value dy = resultAdjoints[0];
+    operandAdjoints.assign(op->getNumOperands(), Value());
+    if (!dy || !needed[0])
+      return success();
+    if (!softmax.hasPureTensorSemantics())
+      return op->emitOpError() << "has no gradient rule on buffers";
+    Location loc = op->getLoc();
+    Value y = softmax.getResult()[0];
+    auto type = cast<RankedTensorType>(y.getType());
+    int64_t rank = type.getRank(), dim = softmax.getDimension();
+    MLIRContext *ctx = b.getContext();
+    AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    AffineMap reduced = id.dropResult(dim);
+    llvm::SmallVector<OpFoldResult> sizes =
+        tensor::getMixedSizes(b, loc, softmax.getInput());
+    sizes.erase(sizes.begin() + dim);
+    Value sumInit = buildZerosLike(
+        b, loc, tensor::EmptyOp::create(b, loc, sizes, type.getElementType()));
+    llvm::SmallVector<utils::IteratorType> iterators(
+        rank, utils::IteratorType::parallel);
+    iterators[dim] = utils::IteratorType::reduction;
+    Value s =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{sumInit.getType()}, ValueRange{dy, y},
+            ValueRange{sumInit}, llvm::ArrayRef<AffineMap>{id, id, reduced},
+            iterators,
+            [](OpBuilder &nb, Location l, ValueRange args) {
+              Value p = arith::MulFOp::create(nb, l, args[0], args[1]);
+              linalg::YieldOp::create(
+                  nb, l, ValueRange{arith::AddFOp::create(nb, l, args[2], p)});
+            })
+            .getResult(0);
+    Value init = tensor::EmptyOp::create(
+        b, loc, tensor::getMixedSizes(b, loc, y), type.getElementType());
+    Value dx =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{type}, ValueRange{y, dy, s}, ValueRange{init},
+            llvm::ArrayRef<AffineMap>{id, id, reduced, id},
+            llvm::SmallVector<utils::IteratorType>(
+                rank, utils::IteratorType::parallel),
+            [](OpBuilder &nb, Location l, ValueRange args) {
+              Value d = arith::SubFOp::create(nb, l, args[1], args[2]);
+              linalg::YieldOp::create(
+                  nb, l, ValueRange{arith::MulFOp::create(nb, l, args[0], d)});
+            })
+            .getResult(0);
+    operandAdjoints[0] = dx;
+    return success();
+  }
+};
+
 template <typename... OpTys> void attachAllStructured(MLIRContext *ctx) {
   (OpTys::template attachInterface<StructuredOpGradientModel<OpTys>>(*ctx),
    ...);
@@ -338,5 +405,6 @@ void mlir::dtensor::registerLinalgGradientExternalModels(
 #define GET_OP_LIST
 #include "mlir/Dialect/Linalg/IR/LinalgStructuredOps.cpp.inc"
         >(ctx);
+    linalg::SoftmaxOp::attachInterface<SoftmaxGradientModel>(*ctx);
   });
 }

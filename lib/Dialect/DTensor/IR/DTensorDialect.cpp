@@ -190,6 +190,12 @@ static LogicalResult verifyArgOrResultAttr(Operation *op, unsigned index,
                                << func.getArgumentTypes()[index];
     return success();
   }
+  if (!isResult && name == DTensorDialect::kStateAttrName) {
+    if (!isa<StringAttr>(attr.getValue()))
+      return op->emitOpError()
+             << "'" << name << "' on " << what << " must be a string";
+    return success();
+  }
   if (!isResult && name == DTensorDialect::kDdpIgnoredAttrName) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitOpError() << "'" << name << "' must be a unit attribute";

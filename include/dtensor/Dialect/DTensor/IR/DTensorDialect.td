@@ -36,6 +36,9 @@ def DTensor_Dialect : Dialect {
     /// Unit attribute that keeps a parameter out of gradient buckets.
     static constexpr ::llvm::StringLiteral kDdpIgnoredAttrName =
         "dtensor.ddp_ignored";
+    /// Attribute name of an optimizer state argument of a training step
+    /// (`"<param>.exp_avg"`, `"<param>.exp_avg_sq"`, `"step"` for AdamW).
+    static constexpr ::llvm::StringLiteral kStateAttrName = "dtensor.state";
 
   private:
     void registerAttributes();

@@ -271,8 +271,8 @@ def DTensorAutodiff : Pass<"dtensor-autodiff", "::mlir::ModuleOp"> {
     an error naming the op and the operand, as is a rule that does not
     cover an instance (a body op without a derivative, a reduction that is
     neither a sum nor a max/min). Only a single-block body is
-    differentiated: `scf.for`, `scf.if` and `func.call` on the path from a
-    parameter to the loss are errors for now. If `@f_grad` already exists
+    differentiated; `scf.if` and `scf.while` on the path from a parameter to
+    the loss are errors. If `@f_grad` already exists
     it is left unchanged (a hand-written gradient is kept, and the pass is
     idempotent). `functions=f,g` differentiates only those loss functions.
 
@@ -286,6 +286,29 @@ def DTensorAutodiff : Pass<"dtensor-autodiff", "::mlir::ModuleOp"> {
     `optimizer=none` (the default) is the `@f_grad` behaviour; another
     optimizer name, or a learning rate that is not finite, is an error.
 
+    With `optimizer=adamw` (options `lr`, `beta1`, `beta2`, `eps`,
+    `weight-decay`, PyTorch's `torch.optim.AdamW` semantics) `@f_train_step`
+    takes `@f`'s arguments followed by the optimizer state: the first moment
+    `m` of each parameter (argument order, `dtensor.state = "<name>.exp_avg"`,
+    the parameter's type and `dtensor.spec`), then the second moment `v` of
+    each parameter (`"<name>.exp_avg_sq"`), then the step count `t`
+    (`tensor<f32>`, `"step"`). All start at zero. It returns the loss, the
+    updated parameters, the updated `m`, `v` and `t + 1`, in that order:
+    `t' = t + 1`, `p *= 1 - lr * wd`, `m' = b1 m + (1 - b1) g`,
+    `v' = b2 v + (1 - b2) g^2`,
+    `p' = p - lr / (1 - b1^t') * m' / (sqrt(v') / sqrt(1 - b2^t') + eps)`.
+
+    Calls (`CallOpInterface`) are differentiated through the callee's
+    vector-Jacobian product function `@<callee>_vjp` (private; the callee's
+    arguments, then one adjoint per float result; results: the adjoint of
+    each float argument), added once per callee; a recursive call is an
+    error. `scf.for` (index induction variable, iter_args of static tensor or
+    scalar types) is reversed: the forward loop also stores each
+    iteration's iter_args in a stacked tensor, and a reverse loop recomputes
+    each iteration's body from them, last iteration first, carrying the
+    iter_args' adjoints backwards and summing the adjoints of the values
+    the body reads from above.
+
     ```mlir
     func.func @f(%x: tensor<8x4xf32>,
                  %w: tensor<4x2xf32> {dtensor.param = "w"}) -> tensor<f32>
@@ -296,7 +319,10 @@ def DTensorAutodiff : Pass<"dtensor-autodiff", "::mlir::ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
                            "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];
   let options = [
     ListOption<"functions", "functions", "std::string",
@@ -304,10 +330,20 @@ def DTensorAutodiff : Pass<"dtensor-autodiff", "::mlir::ModuleOp"> {
                "function); a name that is not a loss function is an error">,
     Option<"optimizer", "optimizer", "std::string", "\"none\"",
            "none: add @f_grad (loss, gradients); sgd: add @f_train_step "
-           "(loss, parameters after one SGD step p - lr * grad); any other "
-           "name is an error">,
+           "(loss, parameters after one SGD step p - lr * grad); adamw: add "
+           "@f_train_step with the AdamW state as extra arguments and "
+           "results; any other name is an error">,
     Option<"lr", "lr", "double", "0.01",
-           "the learning rate of optimizer=sgd (finite)">
+           "the learning rate of optimizer=sgd and optimizer=adamw (finite)">,
+    Option<"beta1", "beta1", "double", "0.9",
+           "adamw: the decay of the first moment, in [0, 1)">,
+    Option<"beta2", "beta2", "double", "0.999",
+           "adamw: the decay of the second moment, in [0, 1)">,
+    Option<"eps", "eps", "double", "1e-8",
+           "adamw: added to the denominator (positive)">,
+    Option<"weightDecay", "weight-decay", "double", "0.01",
+           "adamw: the decoupled weight decay, p -= lr * weight-decay * p "
+           "(finite, not negative)">
   ];
   let statistics = [
     Statistic<"numGradientFunctions", "num-gradient-functions",
