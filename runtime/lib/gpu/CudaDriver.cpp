@@ -38,6 +38,13 @@ std::string lookUpEntryPoints(void *library, CudaDriver &api) {
   return "";
 }
 
+/// Whether `library` is the toolkit's link-time stub, whose every entry
+/// point fails with CUDA_ERROR_STUB_LIBRARY (cuGetProcAddress included).
+bool isStub(void *library) {
+  auto init = reinterpret_cast<decltype(&::cuInit)>(dlsym(library, "cuInit"));
+  return init && init(0) == CUDA_ERROR_STUB_LIBRARY;
+}
+
 LoadedDriver &loadOnce() {
   // Never destroyed: global destructors of kernel modules still call it.
   static LoadedDriver &loaded = *new LoadedDriver;
@@ -52,7 +59,10 @@ LoadedDriver &loadOnce() {
       return;
     }
     std::string missing = lookUpEntryPoints(library, loaded.api);
-    if (!missing.empty()) {
+    if (!missing.empty() && isStub(library)) {
+      loaded.status = DTRT_ERR_CUDA;
+      loaded.error = "no CUDA driver (libcuda.so.1 is the toolkit's stub)";
+    } else if (!missing.empty()) {
       loaded.status = DTRT_ERR_CUDA;
       loaded.error = "the CUDA driver has no entry point " + missing +
                      " (it is older than CUDA " +
