@@ -54,6 +54,11 @@ extern "C" {
 /// device with "no CUDA device".
 DTRT_EXPORT int32_t dtrt_cuda_init(void);
 
+/// Stores the number of CUDA devices in `*count` without creating a context
+/// (a launcher's check before it starts one process per GPU). Fails as
+/// dtrt_cuda_init without a driver or device.
+DTRT_EXPORT int32_t dtrt_cuda_device_count(int32_t *count);
+
 /// Synchronises and destroys the compute stream, the cuBLASLt handle and the
 /// loaded modules. dtrt_cuda_init may be called again afterwards.
 DTRT_EXPORT int32_t dtrt_cuda_finalize(void);
@@ -75,7 +80,9 @@ DTRT_EXPORT int32_t dtrt_cuda_synchronize(void);
 /// Allocates `bytes` of device memory from the stream-ordered pool.
 DTRT_EXPORT int32_t dtrt_cuda_alloc(void **ptr, int64_t bytes);
 
-/// Returns `ptr` (from dtrt_cuda_alloc or mgpuMemAlloc) to the pool.
+/// Returns `ptr` (from dtrt_cuda_alloc or mgpuMemAlloc) to the pool. A
+/// pointer that is not device memory (host memory, the 0xdeadbeef that MLIR
+/// puts in descriptors of constant globals) is left alone.
 DTRT_EXPORT int32_t dtrt_cuda_free(void *ptr);
 
 /// Copies `bytes` from host `src` to device `dst` and waits for the copy.

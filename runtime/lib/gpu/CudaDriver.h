@@ -42,6 +42,7 @@ namespace dtrt {
   X(cuMemAllocAsync)                                                           \
   X(cuMemFreeAsync)                                                            \
   X(cuMemAllocManaged)                                                         \
+  X(cuPointerGetAttribute)                                                     \
   X(cuMemcpyAsync)                                                             \
   X(cuMemsetD32Async)                                                          \
   X(cuMemsetD16Async)                                                          \

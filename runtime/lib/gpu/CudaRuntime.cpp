@@ -35,10 +35,12 @@ int32_t localRank(int &rank) {
   return rc == MPI_SUCCESS ? DTRT_OK : mpiFail("MPI_Comm_rank", rc);
 }
 
-/// Chooses the device and retains its primary context (the one the CUDA
-/// runtime, NCCL and cuBLASLt use).
-int32_t openDevice(CudaState &state) {
-  CUresult initialised = cudaDriver()->cuInit(0);
+/// Loads and initialises the driver and counts the devices; none is an
+/// error ("no CUDA device").
+int32_t countDevices(int &count) {
+  const CudaDriver *driver = nullptr;
+  DTRT_RETURN_IF_ERROR(loadCudaDriver(driver));
+  CUresult initialised = driver->cuInit(0);
   if (initialised == CUDA_ERROR_NO_DEVICE)
     return fail(DTRT_ERR_CUDA, "no CUDA device");
   if (initialised == CUDA_ERROR_STUB_LIBRARY)
@@ -46,10 +48,17 @@ int32_t openDevice(CudaState &state) {
                 "no CUDA driver (libcuda.so.1 is the toolkit's stub)");
   if (initialised != CUDA_SUCCESS)
     return cudaFail("cuInit", initialised);
-  int count = 0;
   DTRT_CU_CHECK(cuDeviceGetCount, &count);
   if (count == 0)
     return fail(DTRT_ERR_CUDA, "no CUDA device");
+  return DTRT_OK;
+}
+
+/// Chooses the device and retains its primary context (the one the CUDA
+/// runtime, NCCL and cuBLASLt use).
+int32_t openDevice(CudaState &state) {
+  int count = 0;
+  DTRT_RETURN_IF_ERROR(countDevices(count));
   int rank = 0;
   DTRT_RETURN_IF_ERROR(localRank(rank));
   state.device = state.requestedDevice >= 0 ? state.requestedDevice
@@ -105,8 +114,6 @@ int32_t dtrt::ensureCudaInit() {
   CudaState &state = cudaState();
   if (state.initialised)
     return makeContextCurrent();
-  const CudaDriver *driver = nullptr;
-  DTRT_RETURN_IF_ERROR(loadCudaDriver(driver));
   DTRT_RETURN_IF_ERROR(openDevice(state));
   DTRT_RETURN_IF_ERROR(configurePool(state));
   DTRT_CU_CHECK(cuStreamCreate, &state.computeStream, CU_STREAM_NON_BLOCKING);
@@ -132,6 +139,16 @@ void dtrt::abortOnError(const char *api, int32_t status) {
 extern "C" {
 
 int32_t dtrt_cuda_init(void) { return ensureCudaInit(); }
+
+int32_t dtrt_cuda_device_count(int32_t *count) {
+  if (!count)
+    return fail(DTRT_ERR_INVALID_ARGUMENT,
+                "dtrt_cuda_device_count: count is null");
+  int devices = 0;
+  DTRT_RETURN_IF_ERROR(countDevices(devices));
+  *count = devices;
+  return DTRT_OK;
+}
 
 int32_t dtrt_cuda_finalize(void) {
   CudaState &state = cudaState();
@@ -191,6 +208,12 @@ int32_t dtrt_cuda_free(void *ptr) {
   if (!ptr)
     return DTRT_OK;
   DTRT_RETURN_IF_ERROR(ensureCudaInit());
+  CUmemorytype type = CU_MEMORYTYPE_HOST;
+  if (cudaDriver()->cuPointerGetAttribute(
+          &type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+          reinterpret_cast<CUdeviceptr>(ptr)) != CUDA_SUCCESS ||
+      type != CU_MEMORYTYPE_DEVICE)
+    return DTRT_OK;
   DTRT_CU_CHECK(cuMemFreeAsync, reinterpret_cast<CUdeviceptr>(ptr),
                 cudaState().computeStream);
   return DTRT_OK;

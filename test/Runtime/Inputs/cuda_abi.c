@@ -227,6 +227,8 @@ static int withoutDevice(int32_t status) {
   report("dtrt_cuda_init", status);
   void *ptr = NULL, *stream = NULL;
   int32_t device = -1;
+  int32_t count = -1;
+  report("dtrt_cuda_device_count", dtrt_cuda_device_count(&count));
   report("dtrt_cuda_alloc", dtrt_cuda_alloc(&ptr, 64));
   report("dtrt_cuda_compute_stream", dtrt_cuda_compute_stream(&stream));
   report("dtrt_cuda_device", dtrt_cuda_device(&device));
@@ -261,9 +263,13 @@ int main(int argc, char **argv) {
   int32_t status = dtrt_cuda_init();
   if (status != DTRT_OK)
     return withoutDevice(status);
-  int32_t device = -1;
+  int32_t device = -1, count = 0;
   expect(dtrt_cuda_device(&device) == DTRT_OK && device == 0,
          "dtrt_cuda_device");
+  expect(dtrt_cuda_device_count(&count) == DTRT_OK && count >= 1,
+         "dtrt_cuda_device_count");
+  /* Host memory is not the pool's: freeing it is a no-op. */
+  expect(dtrt_cuda_free(&count) == DTRT_OK, "dtrt_cuda_free of host memory");
   int64_t start = 0, end = 0;
   expect(dtrt_cuda_record(&start) == DTRT_OK, "dtrt_cuda_record");
   checkMgpu();
