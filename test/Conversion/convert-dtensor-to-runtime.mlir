@@ -86,3 +86,17 @@ func.func @all_to_all(%x: tensor<8x16xi64>) -> tensor<32x4xi64> {
   %y = dtensor.wait %r : !dtensor.request<tensor<32x4xi64>>
   return %y : tensor<32x4xi64>
 }
+
+// -----
+
+// 16-bit floats pass their dtrt codes: bf16 is 8, f16 is 7 (avg included:
+// the runtime averages every float type).
+// CHECK-LABEL: func.func @half_floats
+// CHECK: call @dtrt_all_reduce(%{{.*}}, %{{.*}}, %c8_i64, %c8_i32, %c1_i32, %c1_i64)
+// CHECK: call @dtrt_all_gather(%{{.*}}, %{{.*}}, %c8_i64, %c7_i32, %c1_i64)
+dtensor.mesh @mesh = <["x" = 4]>
+func.func @half_floats(%x: tensor<8xbf16>, %h: tensor<8xf16>) -> (tensor<8xbf16>, tensor<32xf16>) {
+  %y = dtensor.all_reduce %x on @mesh axes [0] reduce avg : tensor<8xbf16> -> tensor<8xbf16>
+  %g = dtensor.all_gather %h on @mesh axes [0] gather_dim 0 : tensor<8xf16> -> tensor<32xf16>
+  return %y, %g : tensor<8xbf16>, tensor<32xf16>
+}

@@ -22,12 +22,31 @@ namespace dtensor_run {
 /// Strips the global-view dtensor ops that are identities on one device.
 void stripToOneDevice(mlir::ModuleOp module);
 
-/// Lowers `module` (partitioned first with `strategy` when `partition`) and
-/// JIT-compiles it; exits with an error when any step fails.
-std::unique_ptr<mlir::ExecutionEngine> compileModule(mlir::ModuleOp module,
-                                                     llvm::StringRef entry,
-                                                     bool partition,
-                                                     llvm::StringRef strategy);
+/// The pass pipeline that lowers a partitioned program for the CPU.
+inline constexpr const char *kCpuPipeline =
+    "dtensor-cpu-pipeline{partition=false}";
+
+/// Lowers `module` (partitioned first with `strategy` when `partition`) with
+/// the pass pipeline `pipeline` and JIT-compiles it; exits with an error
+/// when any step fails.
+std::unique_ptr<mlir::ExecutionEngine>
+compileModule(mlir::ModuleOp module, llvm::StringRef entry, bool partition,
+              llvm::StringRef strategy,
+              llvm::StringRef pipeline = kCpuPipeline);
+
+/// Calls `entry` once with argument i's data at `data[i]` (host or device
+/// memory; its shape is that of `inputs[i]`); returns the result
+/// descriptors (3 + 2 * rank words each, in the order of `results`).
+std::vector<int64_t> invokeEntry(mlir::ExecutionEngine &engine,
+                                 llvm::StringRef entry,
+                                 llvm::ArrayRef<void *> data,
+                                 const std::vector<HostArray> &inputs,
+                                 const std::vector<TensorLayout> &results);
+
+/// Copies the (possibly strided) host memref described by `words` into a
+/// row-major host array of `dtype`.
+HostArray copyStridedResult(const int64_t *words, int64_t rank,
+                            dtrt_dtype dtype);
 
 /// Calls `entry` `iters` times on `inputs`; returns the outputs of the last
 /// call (each of the dtype of `results[i]`) and sets `seconds` to the

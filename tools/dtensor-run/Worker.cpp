@@ -3,6 +3,7 @@
 #include "Worker.h"
 
 #include "Compare.h"
+#include "DeviceCall.h"
 #include "Jit.h"
 #include "Npy.h"
 #include "Program.h"
@@ -246,6 +247,9 @@ int dtensor_run::runWorker(MLIRContext &ctx, const Options &given) {
   if (rankFromEnvironment() < 0)
     redirectErrors(options, rank);
   runTestHooks(rank);
+  bool onDevice = options.backend == "cuda";
+  if (onDevice)
+    initCudaRank();
 
   std::vector<HostArray> locals;
   for (size_t i = 0; i < info.args.size(); ++i)
@@ -253,15 +257,19 @@ int dtensor_run::runWorker(MLIRContext &ctx, const Options &given) {
   OwningOpRef<ModuleOp> local = module->clone();
   StringRef entry = info.entryName;
   std::unique_ptr<ExecutionEngine> engine =
-      compileModule(*local, entry, /*partition=*/true, options.strategy);
+      compileModule(*local, entry, /*partition=*/true, options.strategy,
+                    onDevice ? kGpuPipeline : kCpuPipeline);
   MPI_Barrier(MPI_COMM_WORLD);
   if (options.steps)
     return finishTraining(options, rank,
                           runTrainingSteps(*module, *engine, options, info,
                                            std::move(locals), rank, size));
   double seconds = 0;
-  std::vector<HostArray> outs = callEntry(
-      *engine, entry, locals, info.resultLayouts(), options.iters, seconds);
+  std::vector<HostArray> outs =
+      onDevice ? callEntryOnDevice(*engine, entry, locals, info.resultLayouts(),
+                                   options.iters, seconds)
+               : callEntry(*engine, entry, locals, info.resultLayouts(),
+                           options.iters, seconds);
 
   std::vector<double> times(size);
   MPI_Gather(&seconds, 1, MPI_DOUBLE, times.data(), 1, MPI_DOUBLE, 0,
