@@ -55,6 +55,7 @@ if config.dtrt_enable_cuda:
     smi = shutil.which("nvidia-smi")
     if smi and "GPU" in subprocess.run([smi, "-L"], capture_output=True, text=True).stdout:
         config.available_features.add("cuda-gpu")
+    config.substitutions.append(("%cuda_include", os.path.join(config.dtrt_cuda_root, "include")))
     config.substitutions.append(("%cuda_stub_libcuda", os.path.join(config.dtrt_cuda_root, "lib64", "stubs", "libcuda.so")))
 # Check prefixes that differ with and without the CUDA part or a GPU.
 config.substitutions.append(("%{cuda_enabled}", "ON" if config.dtrt_enable_cuda else "OFF"))
