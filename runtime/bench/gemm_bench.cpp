@@ -118,9 +118,9 @@ void runShape(const Shape &s, cublasHandle_t handle, cudaStream_t stream,
   check(dtrt_cuda_alloc(&c, cBytes) == DTRT_OK, "dtrt_cuda_alloc");
   check(dtrt_cuda_alloc(&ref, cBytes) == DTRT_OK, "dtrt_cuda_alloc");
   double dtrtMs = timeCalls(stream, iters, [&] {
-    check(dtrt_cublaslt_matmul(s.dtype, s.dtype, 0, 0, 1, s.m, s.n, s.k, a,
-                               s.k, 0, b, s.n, 0, c, s.n, 0, 1.0f, 0.0f,
-                               nullptr, DTRT_EPILOGUE_NONE) == DTRT_OK,
+    check(dtrt_cublaslt_matmul(s.dtype, s.dtype, 0, 0, 1, s.m, s.n, s.k, a, s.k,
+                               0, b, s.n, 0, c, s.n, 0, 1.0f, 0.0f, nullptr,
+                               DTRT_EPILOGUE_NONE) == DTRT_OK,
           "dtrt_cublaslt_matmul");
   });
   float alpha = 1.0f, beta = 0.0f;
@@ -131,10 +131,10 @@ void runShape(const Shape &s, cublasHandle_t handle, cudaStream_t stream,
           : CUBLAS_COMPUTE_32F;
   // Row-major C = A B is column-major C^T = B^T A^T.
   double cublasMs = timeCalls(stream, iters, [&] {
-    cublasStatus_t status = cublasGemmEx(
-        handle, CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &alpha, b,
-        cudaType(s.dtype), s.n, a, cudaType(s.dtype), s.k, &beta, ref,
-        cudaType(s.dtype), s.n, compute, CUBLAS_GEMM_DEFAULT);
+    cublasStatus_t status =
+        cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &alpha, b,
+                     cudaType(s.dtype), s.n, a, cudaType(s.dtype), s.k, &beta,
+                     ref, cudaType(s.dtype), s.n, compute, CUBLAS_GEMM_DEFAULT);
     check(status == CUBLAS_STATUS_SUCCESS, "cublasGemmEx");
   });
   std::vector<float> got = toHost(s.dtype, c, s.m * s.n);

@@ -72,7 +72,7 @@ void halfReduce(void *in, void *inout, int *len, MPI_Datatype *) {
   uint16_t *b = static_cast<uint16_t *>(inout);
   for (int i = 0; i < *len; ++i) {
     float x = Format::load(a[i]), y = Format::load(b[i]);
-    float r = Op == DTRT_MAX ? (x > y ? x : y)
+    float r = Op == DTRT_MAX   ? (x > y ? x : y)
               : Op == DTRT_MIN ? (x < y ? x : y)
                                : x + y;
     b[i] = Format::store(r);

@@ -153,8 +153,8 @@ int runNcclChecks(const std::vector<int64_t> &shape) {
   int64_t failures = runDeviceChecks(worldMask, checks);
   failures += checkHalfAllReduce(DTRT_BF16, dtrt_float_to_bf16,
                                  dtrt_bf16_to_float, worldMask);
-  failures += checkHalfAllReduce(DTRT_F16, dtrt_float_to_f16,
-                                 dtrt_f16_to_float, worldMask);
+  failures += checkHalfAllReduce(DTRT_F16, dtrt_float_to_f16, dtrt_f16_to_float,
+                                 worldMask);
   checks += 2;
   check(dtrt_nccl_finalize() == DTRT_OK, "dtrt_nccl_finalize");
   int64_t total = 0;

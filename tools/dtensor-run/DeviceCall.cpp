@@ -68,8 +68,7 @@ struct DeviceInputs {
 
 /// Copies the device memref described by `words` (rank `rank`, possibly
 /// strided) to a row-major host array.
-HostArray downloadResult(const int64_t *words, int64_t rank,
-                         dtrt_dtype dtype) {
+HostArray downloadResult(const int64_t *words, int64_t rank, dtrt_dtype dtype) {
   int64_t last = words[2]; // offset of the last element
   for (int64_t d = 0; d < rank; ++d) {
     if (words[3 + d] == 0)
@@ -119,10 +118,11 @@ void dtensor_run::initCudaRank() {
   check(dtrt_nccl_init(), "--backend cuda");
 }
 
-std::vector<HostArray> dtensor_run::callEntryOnDevice(
-    ExecutionEngine &engine, StringRef entry,
-    const std::vector<HostArray> &inputs,
-    const std::vector<TensorLayout> &results, int iters, double &seconds) {
+std::vector<HostArray>
+dtensor_run::callEntryOnDevice(ExecutionEngine &engine, StringRef entry,
+                               const std::vector<HostArray> &inputs,
+                               const std::vector<TensorLayout> &results,
+                               int iters, double &seconds) {
   DeviceInputs device(inputs);
   std::vector<int64_t> resultWords;
   seconds = 0;
@@ -134,8 +134,7 @@ std::vector<HostArray> dtensor_run::callEntryOnDevice(
     int64_t start = 0, end = 0;
     check(dtrt_cuda_record(&start), "timing the call");
     dtrt_span_begin(entry.str().c_str(), DTRT_SPAN_COMPUTE);
-    resultWords =
-        invokeEntry(engine, entry, device.buffers, inputs, results);
+    resultWords = invokeEntry(engine, entry, device.buffers, inputs, results);
     check(dtrt_cuda_record(&end), "timing the call");
     // The span covers the GPU work: the host waits for the stream in it.
     check(dtrt_cuda_synchronize(), "calling @" + entry);

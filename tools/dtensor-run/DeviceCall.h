@@ -36,11 +36,11 @@ void initCudaRank();
 /// Calls `entry` as callEntry does, with the inputs copied to the device
 /// and the results (device memrefs) copied back. `seconds` is the fastest
 /// call measured with CUDA events on the compute stream.
-std::vector<HostArray> callEntryOnDevice(mlir::ExecutionEngine &engine,
-                                         llvm::StringRef entry,
-                                         const std::vector<HostArray> &inputs,
-                                         const std::vector<TensorLayout> &results,
-                                         int iters, double &seconds);
+std::vector<HostArray>
+callEntryOnDevice(mlir::ExecutionEngine &engine, llvm::StringRef entry,
+                  const std::vector<HostArray> &inputs,
+                  const std::vector<TensorLayout> &results, int iters,
+                  double &seconds);
 
 } // namespace dtensor_run
 

@@ -94,8 +94,7 @@ HostArray dtensor_run::copyStridedResult(const int64_t *words, int64_t rank,
   return a;
 }
 
-namespace {
-} // namespace
+namespace {} // namespace
 
 std::vector<int64_t>
 dtensor_run::invokeEntry(ExecutionEngine &engine, StringRef entry,

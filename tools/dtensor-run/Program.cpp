@@ -33,9 +33,7 @@ std::string typeName(Type t) {
 }
 
 /// The dtrt dtype of an MLIR element type, if the table has it.
-std::optional<dtrt_dtype> dtypeOf(Type t) {
-  return dtypeFromName(typeName(t));
-}
+std::optional<dtrt_dtype> dtypeOf(Type t) { return dtypeFromName(typeName(t)); }
 
 func::FuncOp findEntry(ModuleOp module, const Options &options) {
   if (!options.entry.empty()) {

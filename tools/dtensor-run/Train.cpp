@@ -147,8 +147,8 @@ trainSteps(ExecutionEngine &engine, const ProgramInfo &info, int steps,
     std::vector<HostArray> outs =
         onDevice ? callEntryOnDevice(engine, info.entryName, call,
                                      info.resultLayouts(), 1, seconds)
-                 : callEntry(engine, info.entryName, call,
-                             info.resultLayouts(), 1, seconds);
+                 : callEntry(engine, info.entryName, call, info.resultLayouts(),
+                             1, seconds);
     for (auto [j, a] : llvm::enumerate(params))
       args[a] = std::move(outs[1 + j]);
     onLoss(i, outs[0]);

@@ -22,8 +22,8 @@ environment(const std::map<std::string, std::string> &vars) {
 
 TEST(DeviceChoice, LocalRankFromTheLauncher) {
   EXPECT_EQ(localRankFromEnv(environment({})), std::nullopt);
-  EXPECT_EQ(localRankFromEnv(environment({{"OMPI_COMM_WORLD_LOCAL_RANK", "3"}})),
-            3);
+  EXPECT_EQ(
+      localRankFromEnv(environment({{"OMPI_COMM_WORLD_LOCAL_RANK", "3"}})), 3);
   EXPECT_EQ(localRankFromEnv(environment({{"MPI_LOCALRANKID", "2"}})), 2);
   EXPECT_EQ(localRankFromEnv(environment({{"SLURM_LOCALID", "5"}})), 5);
   // Open MPI's variable wins; an empty one is skipped.

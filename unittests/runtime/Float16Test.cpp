@@ -29,8 +29,8 @@ uint16_t bitsOf(_Float16 h) {
 uint16_t bf16BitsOf(float value) {
   llvm::APFloat converted(value);
   bool lossy = false;
-  converted.convert(llvm::APFloat::BFloat(),
-                    llvm::APFloat::rmNearestTiesToEven, &lossy);
+  converted.convert(llvm::APFloat::BFloat(), llvm::APFloat::rmNearestTiesToEven,
+                    &lossy);
   return static_cast<uint16_t>(converted.bitcastToAPInt().getZExtValue());
 }
 
@@ -50,8 +50,16 @@ TEST(Float16, EveryHalfWidensExactly) {
 TEST(Float16, NarrowingRoundsToNearestEven) {
   std::mt19937 gen(7);
   std::uniform_int_distribution<uint32_t> any;
-  std::vector<float> values = {0.0f, -0.0f, 1.0f, 65504.0f, 65519.0f,
-                               65520.0f, 1e9f, 6.0e-8f, 2.98e-8f, 2.9802322e-8f,
+  std::vector<float> values = {0.0f,
+                               -0.0f,
+                               1.0f,
+                               65504.0f,
+                               65519.0f,
+                               65520.0f,
+                               1e9f,
+                               6.0e-8f,
+                               2.98e-8f,
+                               2.9802322e-8f,
                                std::numeric_limits<float>::infinity(),
                                -std::numeric_limits<float>::infinity(),
                                std::numeric_limits<float>::denorm_min()};

@@ -63,8 +63,7 @@ TEST(MeshGroups, EveryMaskPartitionsTheWorld) {
       for (size_t axis = 0; axis < shape.size(); ++axis)
         if (!(mask & (uint64_t(1) << axis)))
           outside.push_back(coords[axis]);
-      auto [it, inserted] =
-          outsideByColour.emplace(placement.color, outside);
+      auto [it, inserted] = outsideByColour.emplace(placement.color, outside);
       if (!inserted)
         EXPECT_EQ(it->second, outside) << "mask " << mask;
     }

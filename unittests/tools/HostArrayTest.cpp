@@ -208,7 +208,8 @@ TEST(HostArray, HalfFloatsRandomPartialAndFormat) {
       EXPECT_EQ(g.get<uint16_t>(i), bits) << i;
     }
     EXPECT_EQ(assemble(l, {4}, shardAll(g, l, {4})).data, g.data);
-    TensorLayout p = layout(dtype, {4, 16}, {Placement::partial(ReduceOp::Sum)});
+    TensorLayout p =
+        layout(dtype, {4, 16}, {Placement::partial(ReduceOp::Sum)});
     HostArray value = randomGlobal(p, 5, 0);
     HostArray sum = assemble(p, {2}, shardAll(value, p, {2}));
     for (int64_t i = 0; i < value.numElements(); ++i) {

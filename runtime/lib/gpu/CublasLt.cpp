@@ -90,14 +90,15 @@ int32_t cublasFail(const char *call, cublasStatus_t status) {
 
 /// Opens libcublasLt (the soname, else the library CMake found).
 void openLibrary(CublasLtState &state) {
-  void *library = dlopen("libcublasLt.so." DTRT_CUBLASLT_SOVERSION,
-                         RTLD_NOW | RTLD_LOCAL);
+  void *library =
+      dlopen("libcublasLt.so." DTRT_CUBLASLT_SOVERSION, RTLD_NOW | RTLD_LOCAL);
   if (!library)
     library = dlopen(DTRT_CUBLASLT_LIBRARY, RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     state.loadStatus = DTRT_ERR_CUDA;
-    state.loadError = "cuBLASLt not found (libcublasLt.so." DTRT_CUBLASLT_SOVERSION
-                      " or " DTRT_CUBLASLT_LIBRARY ")";
+    state.loadError =
+        "cuBLASLt not found (libcublasLt.so." DTRT_CUBLASLT_SOVERSION
+        " or " DTRT_CUBLASLT_LIBRARY ")";
     return;
   }
 #define DTRT_CUBLASLT_LOOKUP(fn)                                               \
@@ -161,7 +162,8 @@ int32_t createDesc(const GemmShape &shape, GemmPlan &plan) {
   cublasOperation_t opFirst = gemm.first.transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
   cublasOperation_t opSecond =
       gemm.second.transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
-  DTRT_RETURN_IF_ERROR(setDesc(plan.desc, CUBLASLT_MATMUL_DESC_TRANSA, opFirst));
+  DTRT_RETURN_IF_ERROR(
+      setDesc(plan.desc, CUBLASLT_MATMUL_DESC_TRANSA, opFirst));
   DTRT_RETURN_IF_ERROR(
       setDesc(plan.desc, CUBLASLT_MATMUL_DESC_TRANSB, opSecond));
   return setDesc(plan.desc, CUBLASLT_MATMUL_DESC_EPILOGUE,
@@ -217,7 +219,8 @@ int32_t getPlan(const GemmShape &shape, const GemmPlan *&plan) {
   ColumnMajorGemm gemm = toColumnMajor(shape);
   cudaDataType_t in = *cudaTypeOf(shape.inDtype);
   cudaDataType_t out = *cudaTypeOf(shape.outDtype);
-  DTRT_RETURN_IF_ERROR(createLayout(created.first, in, gemm.first, shape.batch));
+  DTRT_RETURN_IF_ERROR(
+      createLayout(created.first, in, gemm.first, shape.batch));
   DTRT_RETURN_IF_ERROR(
       createLayout(created.second, in, gemm.second, shape.batch));
   DTRT_RETURN_IF_ERROR(
@@ -254,12 +257,13 @@ int32_t checkMatmul(const GemmShape &shape, const void *a, const void *b,
 
 } // namespace
 
-extern "C" int32_t dtrt_cublaslt_matmul(
-    int32_t in_dtype, int32_t out_dtype, int32_t trans_a, int32_t trans_b,
-    int64_t batch, int64_t m, int64_t n, int64_t k, const void *a, int64_t lda,
-    int64_t stride_a, const void *b, int64_t ldb, int64_t stride_b, void *c,
-    int64_t ldc, int64_t stride_c, float alpha, float beta, const void *bias,
-    int32_t epilogue) {
+extern "C" int32_t
+dtrt_cublaslt_matmul(int32_t in_dtype, int32_t out_dtype, int32_t trans_a,
+                     int32_t trans_b, int64_t batch, int64_t m, int64_t n,
+                     int64_t k, const void *a, int64_t lda, int64_t stride_a,
+                     const void *b, int64_t ldb, int64_t stride_b, void *c,
+                     int64_t ldc, int64_t stride_c, float alpha, float beta,
+                     const void *bias, int32_t epilogue) {
   GemmShape shape;
   shape.inDtype = in_dtype;
   shape.outDtype = out_dtype;
@@ -289,7 +293,7 @@ extern "C" int32_t dtrt_cublaslt_matmul(
   // Column-major D = op(B^T) * op(A^T): the B buffer is cuBLASLt's A.
   DTRT_CUBLAS_CHECK(cublasLtMatmul, state.handle, plan->desc, &alpha, b,
                     plan->first, a, plan->second, &beta, c, plan->result, c,
-                    plan->result, &plan->algo, state.workspace,
-                    kWorkspaceBytes, cudaState().computeStream);
+                    plan->result, &plan->algo, state.workspace, kWorkspaceBytes,
+                    cudaState().computeStream);
   return DTRT_OK;
 }

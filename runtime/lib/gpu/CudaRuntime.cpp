@@ -79,8 +79,8 @@ int32_t configurePool(CudaState &state) {
   CUmemoryPool pool;
   DTRT_CU_CHECK(cuDeviceGetDefaultMemPool, &pool, state.handle);
   cuuint64_t keep = std::numeric_limits<cuuint64_t>::max();
-  DTRT_CU_CHECK(cuMemPoolSetAttribute, pool,
-                CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep);
+  DTRT_CU_CHECK(cuMemPoolSetAttribute, pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                &keep);
   return DTRT_OK;
 }
 

@@ -55,8 +55,8 @@ std::string dtrt::checkGemmShape(const GemmShape &s) {
            ", " + std::to_string(s.k) + " are not all positive";
   auto tooSmall = [](const char *ld, int64_t value, const char *dim,
                      int64_t extent) {
-    return std::string(ld) + " " + std::to_string(value) +
-           " is smaller than " + dim + " " + std::to_string(extent);
+    return std::string(ld) + " " + std::to_string(value) + " is smaller than " +
+           dim + " " + std::to_string(extent);
   };
   int64_t rowA = s.transA ? s.m : s.k, rowB = s.transB ? s.k : s.n;
   if (s.lda < rowA)

@@ -1,4 +1,5 @@
-//===- GemmShape.h - Row-major GEMMs as cuBLASLt's column-major --*- C++ -*-===//
+//===- GemmShape.h - Row-major GEMMs as cuBLASLt's column-major --*- C++
+//-*-===//
 //
 // cuBLASLt's heuristics cover column-major layouts best, so a row-major
 // C = op(A) * op(B) runs as the column-major C^T = op(B)^T * op(A)^T: the

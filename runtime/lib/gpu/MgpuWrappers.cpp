@@ -41,8 +41,8 @@ int32_t loadModule(LazyModule &lazy) {
     return DTRT_OK;
   }
   CUjit_option options[] = {CU_JIT_OPTIMIZATION_LEVEL};
-  void *values[] = {reinterpret_cast<void *>(
-      static_cast<intptr_t>(lazy.jitOptLevel))};
+  void *values[] = {
+      reinterpret_cast<void *>(static_cast<intptr_t>(lazy.jitOptLevel))};
   DTRT_CU_CHECK(cuModuleLoadDataEx, &lazy.module, lazy.image, 1, options,
                 values);
   return DTRT_OK;
@@ -53,12 +53,11 @@ int32_t getFunction(LazyModule &lazy, const char *name, CUfunction &function) {
   if (lazy.status != DTRT_OK)
     return fail(lazy.status, "the kernel image could not be loaded");
   DTRT_RETURN_IF_ERROR(makeContextCurrent());
-  CUresult result = cudaDriver()->cuModuleGetFunction(&function, lazy.module,
-                                                      name);
+  CUresult result =
+      cudaDriver()->cuModuleGetFunction(&function, lazy.module, name);
   if (result != CUDA_SUCCESS)
-    return fail(DTRT_ERR_CUDA,
-                cudaErrorMessage("cuModuleGetFunction", result) +
-                    " (kernel " + name + ")");
+    return fail(DTRT_ERR_CUDA, cudaErrorMessage("cuModuleGetFunction", result) +
+                                   " (kernel " + name + ")");
   return DTRT_OK;
 }
 
@@ -84,8 +83,7 @@ int32_t createPlainEvent(CUevent &event) {
   return DTRT_OK;
 }
 
-int32_t allocate(uint64_t bytes, CUstream stream, bool hostShared,
-                 void *&ptr) {
+int32_t allocate(uint64_t bytes, CUstream stream, bool hostShared, void *&ptr) {
   DTRT_RETURN_IF_ERROR(ensureCudaInit());
   CUdeviceptr device = 0;
   if (hostShared)
@@ -196,9 +194,9 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
   void *ptr = nullptr;
   if (sizeBytes == 0)
     return ptr;
-  abortOnError("mgpuMemAlloc", allocate(sizeBytes,
-                                        static_cast<CUstream>(stream),
-                                        isHostShared, ptr));
+  abortOnError(
+      "mgpuMemAlloc",
+      allocate(sizeBytes, static_cast<CUstream>(stream), isHostShared, ptr));
   return ptr;
 }
 
@@ -223,8 +221,7 @@ void mgpuMemset32(void *dst, unsigned int value, size_t count, void *stream) {
                  static_cast<CUstream>(stream));
 }
 
-void mgpuMemset16(void *dst, unsigned short value, size_t count,
-                  void *stream) {
+void mgpuMemset16(void *dst, unsigned short value, size_t count, void *stream) {
   DTRT_MGPU_CALL("mgpuMemset16", cuMemsetD16Async,
                  reinterpret_cast<CUdeviceptr>(dst), value, count,
                  static_cast<CUstream>(stream));
