@@ -66,7 +66,7 @@ ROWS=()
 FAILED=0
 
 # row NAME RESULT DETAIL: one line of the final table.
-row() { ROWS+=("$(printf '%-34s %-8s %s' "$1" "$2" "$3")"); [[ "$2" == FAIL ]] && FAILED=1; return 0; }
+row() { ROWS+=("$(printf '%-42s %-7s %s' "$1" "$2" "$3")"); [[ "$2" == FAIL ]] && FAILED=1; return 0; }
 log() { echo "== $*" | tee -a "$LOG"; }
 elapsed() { echo $(( $(date +%s) - START )); }
 
@@ -121,7 +121,8 @@ if configured_here "$BUILD"; then
   log "lit (GPU tests)"
   R="$(timeout 180 "$LIT" -sv --filter 'Runtime/|GPU|gpu|cuda|CUDA' "$BUILD/test" 2>&1)"
   echo "$R" >> "$LOG"
-  SUMMARY="$(grep -E '^ *(Passed|Failed|Unsupported)' <<< "$R" | tr -s ' ' | tr '\n' ' ')"
+  SUMMARY="$(grep -E '^ *(Passed|Failed|Unsupported) *:' <<< "$R" | tr -s ' ' | tr '\n' ' ')"
+  SUMMARY+="$(grep -E '^ +DTENSOR :: ' <<< "$R" | sed 's/^ *DTENSOR :: /failed: /' | tr '\n' ' ')"
   if grep -qE '^ *Failed' <<< "$R" || ! grep -qE '^ *Passed' <<< "$R"; then
     row "lit: GPU tests" FAIL "$SUMMARY"
   else
@@ -233,7 +234,7 @@ fi
 {
   echo
   echo "gpu-check: $(head -1 <<< "$GPUS") ($(elapsed) s)"
-  printf '%-34s %-8s %s\n' "step" "result" "detail"
+  printf '%-42s %-7s %s\n' "step" "result" "detail"
   printf '%s\n' "${ROWS[@]}"
 } | tee "$OUT/gpu-check.txt"
 exit "$FAILED"
