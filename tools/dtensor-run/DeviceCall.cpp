@@ -18,17 +18,23 @@ using namespace dtensor_run;
 
 #ifndef DTRT_HAS_CUDA
 
-void dtensor_run::checkCudaBackend(const Options &) {
+namespace {
+[[noreturn]] void noCudaPart() {
   fail("--backend cuda: this build of the runtime has no CUDA part "
        "(configure with -DDTENSOR_ENABLE_CUDA=ON and the CUDA toolkit)");
 }
+} // namespace
 
-void dtensor_run::initCudaRank() { checkCudaBackend(Options()); }
+void dtensor_run::checkCudaBackend(const Options &) { noCudaPart(); }
+
+void dtensor_run::initCudaRank() { noCudaPart(); }
+
+void dtensor_run::finalizeCudaRank() { noCudaPart(); }
 
 std::vector<HostArray> dtensor_run::callEntryOnDevice(
     ExecutionEngine &, StringRef, const std::vector<HostArray> &,
     const std::vector<TensorLayout> &, int, double &) {
-  checkCudaBackend(Options());
+  noCudaPart();
 }
 
 #else
@@ -116,6 +122,10 @@ void dtensor_run::checkCudaBackend(const Options &options) {
 void dtensor_run::initCudaRank() {
   check(dtrt_cuda_init(), "--backend cuda");
   check(dtrt_nccl_init(), "--backend cuda");
+}
+
+void dtensor_run::finalizeCudaRank() {
+  check(dtrt_nccl_finalize(), "--backend cuda");
 }
 
 std::vector<HostArray>

@@ -33,6 +33,10 @@ void checkCudaBackend(const Options &options);
 /// communicators; exits with the runtime's message on failure.
 void initCudaRank();
 
+/// In a rank, before dtrt_finalize: destroys the NCCL communicators (the
+/// CUDA part stays up: the JIT's kernel modules unload at exit).
+void finalizeCudaRank();
+
 /// Calls `entry` as callEntry does, with the inputs copied to the device
 /// and the results (device memrefs) copied back. `seconds` is the fastest
 /// call measured with CUDA events on the compute stream.

@@ -179,6 +179,8 @@ int finishTraining(const Options &options, int rank, int status) {
       dtrt_trace_write(options.traceFile.c_str()) != 0)
     fail(dtrt_last_error());
   MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (options.backend == "cuda")
+    finalizeCudaRank();
   dtrt_finalize();
   if (!options.workerDir.empty())
     writeFile(workerFile(options.workerDir, rank, "done"), "");
@@ -280,6 +282,8 @@ int dtensor_run::runWorker(MLIRContext &ctx, const Options &given) {
     fail(dtrt_last_error());
   int status = rank == 0 ? finishOnRoot(*module, options, info, all, times) : 0;
   MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (options.backend == "cuda")
+    finalizeCudaRank();
   dtrt_finalize();
   if (!options.workerDir.empty())
     writeFile(workerFile(options.workerDir, rank, "done"), "");
