@@ -64,8 +64,9 @@ TEST(MeshGroups, EveryMaskPartitionsTheWorld) {
         if (!(mask & (uint64_t(1) << axis)))
           outside.push_back(coords[axis]);
       auto [it, inserted] = outsideByColour.emplace(placement.color, outside);
-      if (!inserted)
+      if (!inserted) {
         EXPECT_EQ(it->second, outside) << "mask " << mask;
+      }
     }
     EXPECT_EQ(static_cast<int64_t>(keysByColour.size()), size / expected);
     for (auto &[colour, keys] : keysByColour) {
