@@ -28,7 +28,7 @@ void dtensor_run::stripToOneDevice(ModuleOp module) {
 
 std::unique_ptr<ExecutionEngine>
 dtensor_run::compileModule(ModuleOp module, StringRef entry, bool partition,
-                           StringRef strategy, StringRef pipeline) {
+                           StringRef strategy, StringRef lowering) {
   module.lookupSymbol<func::FuncOp>(entry)->setAttr(
       "llvm.emit_c_interface", UnitAttr::get(module.getContext()));
   if (partition) {
@@ -39,8 +39,8 @@ dtensor_run::compileModule(ModuleOp module, StringRef entry, bool partition,
       fail("partitioning failed (see the errors above)");
   }
   PassManager pm(module.getContext());
-  if (failed(parsePassPipeline(pipeline, pm)))
-    fail("cannot build the pipeline '" + pipeline + "'");
+  if (failed(parsePassPipeline(lowering, pm)))
+    fail("cannot build the lowering pipeline '" + lowering + "'");
   if (failed(pm.run(module)))
     fail("lowering to LLVM failed (see the errors above)");
   ExecutionEngineOptions options;

@@ -22,17 +22,16 @@ namespace dtensor_run {
 /// Strips the global-view dtensor ops that are identities on one device.
 void stripToOneDevice(mlir::ModuleOp module);
 
-/// The pass pipeline that lowers a partitioned program for the CPU.
-inline constexpr const char *kCpuPipeline =
+/// The pipeline that lowers a partitioned module for the JIT.
+inline constexpr llvm::StringLiteral kCPULowering =
     "dtensor-cpu-pipeline{partition=false}";
 
 /// Lowers `module` (partitioned first with `strategy` when `partition`) with
-/// the pass pipeline `pipeline` and JIT-compiles it; exits with an error
-/// when any step fails.
+/// `lowering` and JIT-compiles it; exits with an error when any step fails.
 std::unique_ptr<mlir::ExecutionEngine>
 compileModule(mlir::ModuleOp module, llvm::StringRef entry, bool partition,
               llvm::StringRef strategy,
-              llvm::StringRef pipeline = kCpuPipeline);
+              llvm::StringRef lowering = kCPULowering);
 
 /// Calls `entry` once with argument i's data at `data[i]` (host or device
 /// memory; its shape is that of `inputs[i]`); returns the result

@@ -42,6 +42,9 @@ struct Options {
   double lr = 0.01;
   /// Seconds before the launcher ends the job; 0 waits forever.
   unsigned timeoutSeconds = 0;
+  /// Testing: the pipeline that lowers the ranks' partitioned program
+  /// (the one-rank reference of --check always uses the CPU pipeline).
+  std::string lowering = "dtensor-cpu-pipeline{partition=false}";
   /// Set in the ranks: the directory where each rank leaves its pid, its
   /// errors and a mark that it finished.
   std::string workerDir;

@@ -260,7 +260,8 @@ int dtensor_run::runWorker(MLIRContext &ctx, const Options &given) {
   StringRef entry = info.entryName;
   std::unique_ptr<ExecutionEngine> engine =
       compileModule(*local, entry, /*partition=*/true, options.strategy,
-                    onDevice ? kGpuPipeline : kCpuPipeline);
+                    onDevice ? StringRef(kGpuPipeline)
+                             : StringRef(options.lowering));
   MPI_Barrier(MPI_COMM_WORLD);
   if (options.steps)
     return finishTraining(options, rank,

@@ -97,6 +97,12 @@ static cl::opt<double>
                  cl::desc("learning rate of the generated @f_train_step "
                           "(--steps)"),
                  cl::init(0.01), cl::cat(runCategory));
+static cl::opt<std::string> lowering(
+    "lowering",
+    cl::desc("testing: the pipeline lowering the ranks' partitioned program, "
+             "e.g. \"dtensor-gpu-pipeline{partition=false cpu-oracle=true}\""),
+    cl::init("dtensor-cpu-pipeline{partition=false}"), cl::Hidden,
+    cl::cat(runCategory));
 static cl::opt<bool> worker("worker", cl::Hidden, cl::cat(runCategory));
 static cl::opt<std::string> workerDir("worker-dir", cl::Hidden,
                                       cl::cat(runCategory));
@@ -123,6 +129,7 @@ static Options collectOptions() {
   o.traceFile = traceFile;
   o.backend = backend;
   o.strategy = strategy;
+  o.lowering = lowering;
   o.iters = iterations;
   o.mpirun = mpirun;
   o.timeoutSeconds = timeout;
