@@ -33,6 +33,16 @@ compileModule(mlir::ModuleOp module, llvm::StringRef entry, bool partition,
               llvm::StringRef strategy,
               llvm::StringRef lowering = kCPULowering);
 
+/// Calls `entry` `iters` times on `inputs`; returns the outputs of the last
+/// call (each of the dtype of `results[i]`) and sets `seconds` to the
+/// fastest call. Every call sees the same inputs (they are restored between
+/// calls), but `inputs` may hold what the last call wrote into them.
+std::vector<HostArray> callEntry(mlir::ExecutionEngine &engine,
+                                 llvm::StringRef entry,
+                                 std::vector<HostArray> &inputs,
+                                 const std::vector<TensorLayout> &results,
+                                 int iters, double &seconds);
+
 /// Calls `entry` once with argument i's data at `data[i]` (host or device
 /// memory; its shape is that of `inputs[i]`); returns the result
 /// descriptors (3 + 2 * rank words each, in the order of `results`).
@@ -46,16 +56,6 @@ std::vector<int64_t> invokeEntry(mlir::ExecutionEngine &engine,
 /// row-major host array of `dtype`.
 HostArray copyStridedResult(const int64_t *words, int64_t rank,
                             dtrt_dtype dtype);
-
-/// Calls `entry` `iters` times on `inputs`; returns the outputs of the last
-/// call (each of the dtype of `results[i]`) and sets `seconds` to the
-/// fastest call. Every call sees the same inputs (they are restored between
-/// calls), but `inputs` may hold what the last call wrote into them.
-std::vector<HostArray> callEntry(mlir::ExecutionEngine &engine,
-                                 llvm::StringRef entry,
-                                 std::vector<HostArray> &inputs,
-                                 const std::vector<TensorLayout> &results,
-                                 int iters, double &seconds);
 
 } // namespace dtensor_run
 
