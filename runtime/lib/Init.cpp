@@ -6,6 +6,7 @@
 #include "Runtime.h"
 #include "Tracing.h"
 
+#include <cstdlib>
 #include <string>
 
 using namespace dtrt;
@@ -14,10 +15,10 @@ namespace {
 int32_t checkMeshShape(int32_t meshRank, const int64_t *meshShape,
                        std::vector<int64_t> &shape) {
   if (meshRank < 1 || meshRank > DTRT_MAX_MESH_AXES)
-    return fail(DTRT_ERR_INVALID_ARGUMENT, "dtrt_init: the mesh needs 1 to " +
-                                               std::to_string(DTRT_MAX_MESH_AXES) +
-                                               " axes, got " +
-                                               std::to_string(meshRank));
+    return fail(DTRT_ERR_INVALID_ARGUMENT,
+                "dtrt_init: the mesh needs 1 to " +
+                    std::to_string(DTRT_MAX_MESH_AXES) + " axes, got " +
+                    std::to_string(meshRank));
   if (!meshShape)
     return fail(DTRT_ERR_INVALID_ARGUMENT, "dtrt_init: mesh_shape is null");
   shape.assign(meshShape, meshShape + meshRank);
@@ -36,17 +37,23 @@ int32_t checkMeshShape(int32_t meshRank, const int64_t *meshShape,
   return DTRT_OK;
 }
 
-int32_t initMpi(Runtime &rt) {
+/// Initialises MPI unless the host did; `mode` is the progress engine
+/// requested, lowered to `test` when MPI cannot give a progress thread
+/// MPI_THREAD_MULTIPLE.
+int32_t initMpi(Runtime &rt, ProgressMode &mode) {
   int finalised = 0;
   DTRT_MPI_CHECK(MPI_Finalized, &finalised);
   if (finalised)
     return fail(DTRT_ERR_STATE, "dtrt_init: MPI is already finalised");
   int initialised = 0;
   DTRT_MPI_CHECK(MPI_Initialized, &initialised);
-  if (!initialised) {
-    int provided = 0;
-    DTRT_MPI_CHECK(MPI_Init_thread, nullptr, nullptr, MPI_THREAD_SERIALIZED,
-                   &provided);
+  int provided = 0;
+  if (initialised) {
+    DTRT_MPI_CHECK(MPI_Query_thread, &provided);
+  } else {
+    int wanted = mode == ProgressMode::Thread ? MPI_THREAD_MULTIPLE
+                                              : MPI_THREAD_SERIALIZED;
+    DTRT_MPI_CHECK(MPI_Init_thread, nullptr, nullptr, wanted, &provided);
     rt.ownsMpi = true;
     // Our own world may report errors instead of aborting the job.
     DTRT_MPI_CHECK(MPI_Comm_set_errhandler, MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -60,6 +67,8 @@ int32_t initMpi(Runtime &rt) {
   DTRT_MPI_CHECK(MPI_Comm_size, rt.world, &size);
   rt.rank = rank;
   rt.worldSize = size;
+  if (mode == ProgressMode::Thread && provided < MPI_THREAD_MULTIPLE)
+    mode = ProgressMode::Test;
   return DTRT_OK;
 }
 } // namespace
@@ -86,7 +95,14 @@ int32_t dtrt_init(int32_t mesh_rank, const int64_t *mesh_shape) {
                                     formatShape(rt.shape));
   std::vector<int64_t> shape;
   DTRT_RETURN_IF_ERROR(checkMeshShape(mesh_rank, mesh_shape, shape));
-  DTRT_RETURN_IF_ERROR(initMpi(rt));
+  bool invalidMode = false;
+  ProgressMode mode = requestedProgressMode(invalidMode);
+  if (invalidMode)
+    return fail(DTRT_ERR_INVALID_ARGUMENT,
+                std::string("dtrt_init: DTRT_PROGRESS must be thread, test or "
+                            "none, got '") +
+                    std::getenv("DTRT_PROGRESS") + "'");
+  DTRT_RETURN_IF_ERROR(initMpi(rt, mode));
   if (meshSize(shape) != rt.worldSize)
     return fail(DTRT_ERR_MESH, "dtrt_init: mesh " + formatShape(shape) +
                                    " has " + std::to_string(meshSize(shape)) +
@@ -97,6 +113,7 @@ int32_t dtrt_init(int32_t mesh_rank, const int64_t *mesh_shape) {
   DTRT_RETURN_IF_ERROR(rt.groups.create(rt.world, rt.shape, rt.coords));
   DTRT_MPI_CHECK(MPI_Barrier, rt.world);
   rt.epoch = MPI_Wtime();
+  DTRT_RETURN_IF_ERROR(startProgress(mode));
   rt.initialised = true;
   return DTRT_OK;
 }

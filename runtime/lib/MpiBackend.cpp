@@ -176,11 +176,14 @@ int32_t dtrt_all_reduce_start(const void *in, void *out, int64_t count,
   DTRT_RETURN_IF_ERROR(checkRequest(call.api, request));
   DTRT_RETURN_IF_ERROR(prepare(call, count, dtype, axes_mask, in && out));
   DTRT_RETURN_IF_ERROR(checkReduceOp(call.api, dtype, op));
+  progressPending();
   PendingRequest pending;
   beginAsync(pending, "all_reduce", bytesOf(call), axes_mask);
-  DTRT_MPI_CHECK(MPI_Iallreduce, in == out ? MPI_IN_PLACE : in, out, call.count,
-                 call.type, reduceOpToMpi(dtype, op), call.group->comm,
-                 &pending.request);
+  // Reduced in place in `out`, so that `in` may be released now.
+  if (in != out && call.count > 0)
+    std::memcpy(out, in, bytesOf(call));
+  DTRT_MPI_CHECK(MPI_Iallreduce, MPI_IN_PLACE, out, call.count, call.type,
+                 reduceOpToMpi(dtype, op), call.group->comm, &pending.request);
   finishAverageLater(pending, call, out, count, dtype, op);
   *request = addRequest(std::move(pending));
   return DTRT_OK;
@@ -193,9 +196,15 @@ int32_t dtrt_all_gather_start(const void *in, void *out, int64_t count_per_rank,
   DTRT_RETURN_IF_ERROR(checkRequest(call.api, request));
   DTRT_RETURN_IF_ERROR(
       prepare(call, count_per_rank, dtype, axes_mask, in && out));
+  progressPending();
   PendingRequest pending;
   beginAsync(pending, "all_gather", bytesOf(call, call.group->size), axes_mask);
-  DTRT_MPI_CHECK(MPI_Iallgather, gatherSource(call, in, out), call.count,
+  // Gathered in place from this rank's block of `out`, so that `in` may be
+  // released now.
+  char *ownBlock = static_cast<char *>(out) + bytesOf(call) * call.group->rank;
+  if (in != ownBlock && call.count > 0)
+    std::memcpy(ownBlock, in, bytesOf(call));
+  DTRT_MPI_CHECK(MPI_Iallgather, call.count > 0 ? MPI_IN_PLACE : in, call.count,
                  call.type, out, call.count, call.type, call.group->comm,
                  &pending.request);
   *request = addRequest(std::move(pending));
@@ -211,11 +220,16 @@ int32_t dtrt_reduce_scatter_start(const void *in, void *out,
   DTRT_RETURN_IF_ERROR(
       prepare(call, count_per_rank, dtype, axes_mask, in && out));
   DTRT_RETURN_IF_ERROR(checkReduceOp(call.api, dtype, op));
+  progressPending();
   PendingRequest pending;
-  beginAsync(pending, "reduce_scatter", bytesOf(call, call.group->size),
-             axes_mask);
-  DTRT_MPI_CHECK(MPI_Ireduce_scatter_block, in, out, call.count, call.type,
-                 reduceOpToMpi(dtype, op), call.group->comm, &pending.request);
+  int64_t bytes = bytesOf(call, call.group->size);
+  beginAsync(pending, "reduce_scatter", bytes, axes_mask);
+  // A copy of the input, so that `in` may be released now.
+  pending.scratch.assign(static_cast<const char *>(in),
+                         static_cast<const char *>(in) + bytes);
+  DTRT_MPI_CHECK(MPI_Ireduce_scatter_block, pending.scratch.data(), out,
+                 call.count, call.type, reduceOpToMpi(dtype, op),
+                 call.group->comm, &pending.request);
   finishAverageLater(pending, call, out, count_per_rank, dtype, op);
   *request = addRequest(std::move(pending));
   return DTRT_OK;
@@ -229,10 +243,12 @@ int32_t dtrt_all_to_all_start(const void *in, void *out, int64_t count_per_rank,
   DTRT_RETURN_IF_ERROR(
       prepare(call, count_per_rank, dtype, axes_mask, in && out));
   int64_t bytes = bytesOf(call, call.group->size);
+  progressPending();
   PendingRequest pending;
   beginAsync(pending, "all_to_all", bytes, axes_mask);
-  if (in == out && bytes > 0) {
-    // The copy moves with `pending` (a vector keeps its heap buffer).
+  // A copy of the input (it may be `out`, and the caller may release it
+  // now); it moves with `pending` (a vector keeps its heap buffer).
+  if (bytes > 0) {
     pending.scratch.assign(static_cast<const char *>(in),
                            static_cast<const char *>(in) + bytes);
     in = pending.scratch.data();
@@ -254,6 +270,7 @@ int32_t dtrt_broadcast_start(void *buf, int64_t count, int32_t dtype,
         DTRT_ERR_INVALID_ARGUMENT,
         "dtrt_broadcast_start: root " + std::to_string(root_group_rank) +
             " is outside a group of " + std::to_string(call.group->size));
+  progressPending();
   PendingRequest pending;
   beginAsync(pending, "broadcast", bytesOf(call), axes_mask);
   DTRT_MPI_CHECK(MPI_Ibcast, buf, call.count, call.type, root_group_rank,

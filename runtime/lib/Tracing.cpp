@@ -3,6 +3,7 @@
 #include "Tracing.h"
 
 #include "Error.h"
+#include "Requests.h"
 #include "Runtime.h"
 
 #include <algorithm>
@@ -23,6 +24,7 @@ struct Span {
   double durUs;
   int64_t bytes;
   uint64_t axesMask;
+  double blockedUs;
 };
 
 struct OpenSpan {
@@ -99,9 +101,11 @@ std::string serializeSpans(int32_t rank) {
     out += buffer;
     if (span.bytes >= 0) {
       std::snprintf(buffer, sizeof(buffer),
-                    ",\"args\":{\"bytes\":%lld,\"axes\":%llu}",
+                    ",\"args\":{\"bytes\":%lld,\"axes\":%llu,"
+                    "\"blocked_us\":%.3f}",
                     static_cast<long long>(span.bytes),
-                    static_cast<unsigned long long>(span.axesMask));
+                    static_cast<unsigned long long>(span.axesMask),
+                    span.blockedUs);
       out += buffer;
     }
     out += "}";
@@ -139,10 +143,12 @@ void dtrt::setPendingSpanFlusher(void (*flush)()) {
 double dtrt::nowUs() { return (MPI_Wtime() - runtime().epoch) * 1e6; }
 
 void dtrt::recordSpan(const char *name, int32_t kind, double startUs,
-                      double endUs, int64_t bytes, uint64_t axesMask) {
+                      double endUs, int64_t bytes, uint64_t axesMask,
+                      double blockedUs) {
   if (trace().enabled)
-    trace().spans.push_back(
-        {name, kind, startUs, endUs - startUs, bytes, axesMask});
+    trace().spans.push_back({name, kind, startUs, endUs - startUs, bytes,
+                             axesMask,
+                             blockedUs < 0 ? endUs - startUs : blockedUs});
 }
 
 void dtrt::clearTrace() {
@@ -163,6 +169,7 @@ int32_t dtrt_span_begin(const char *name, int32_t kind) {
   if (kind != DTRT_SPAN_COMPUTE && kind != DTRT_SPAN_COMM)
     return fail(DTRT_ERR_INVALID_ARGUMENT,
                 "dtrt_span_begin: unknown span kind " + std::to_string(kind));
+  progressPending();
   trace().open.push_back({name, kind, nowUs()});
   return DTRT_OK;
 }
@@ -172,12 +179,13 @@ int32_t dtrt_span_end(void) {
   Trace &state = trace();
   if (state.open.empty())
     return fail(DTRT_ERR_STATE, "dtrt_span_end: no open span");
+  progressPending();
   double endUs = nowUs();
   OpenSpan span = std::move(state.open.back());
   state.open.pop_back();
   if (state.enabled)
     state.spans.push_back({std::move(span.name), span.kind, span.startUs,
-                           endUs - span.startUs, -1, 0});
+                           endUs - span.startUs, -1, 0, 0.0});
   return DTRT_OK;
 }
 

@@ -16,9 +16,13 @@ namespace dtrt {
 double nowUs();
 
 /// Records a finished span when recording is on. `bytes` < 0 means the span
-/// has no collective arguments.
+/// has no collective arguments. `blockedUs` is how long the calling thread
+/// waited for a collective (its exposed time): the whole span for a
+/// synchronous one (when negative), the time inside dtrt_wait for an
+/// asynchronous one.
 void recordSpan(const char *name, int32_t kind, double startUs, double endUs,
-                int64_t bytes = -1, uint64_t axesMask = 0);
+                int64_t bytes = -1, uint64_t axesMask = 0,
+                double blockedUs = -1.0);
 
 /// Drops every recorded and open span.
 void clearTrace();

@@ -52,3 +52,16 @@ func.func @wait_on_argument(%r: !dtensor.request<tensor<8xf32>>) -> tensor<8xf32
   %y = dtensor.wait %r : !dtensor.request<tensor<8xf32>>
   return %y : tensor<8xf32>
 }
+
+// -----
+
+// The runtime releases a request in its one dtrt_wait.
+dtensor.mesh @mesh = <["x" = 2]>
+func.func @two_waits(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  // expected-error @+2 {{'dtensor.all_reduce_start' op request is waited on 2 times; the runtime completes a request with exactly one dtensor.wait}}
+  // expected-error @+1 {{failed to legalize operation 'dtensor.all_reduce_start' that was explicitly marked illegal}}
+  %r = dtensor.all_reduce_start %x on @mesh axes [0] reduce sum : tensor<8xf32> -> !dtensor.request<tensor<8xf32>>
+  %a = dtensor.wait %r : !dtensor.request<tensor<8xf32>>
+  %b = dtensor.wait %r : !dtensor.request<tensor<8xf32>>
+  return %a, %b : tensor<8xf32>, tensor<8xf32>
+}

@@ -38,19 +38,32 @@ func.func @gather_dim1(%x: tensor<8x4xf32>) -> tensor<8x16xf32> {
 
 // -----
 
-// The async form is lowered to the synchronous call at the start; the wait
-// reads its result. process_index asks the runtime for the group rank.
+// The async form becomes the non-blocking call where the `_start` is, with
+// the request stored in a one-element buffer; the wait becomes dtrt_wait
+// where the wait is, and only then is the output buffer read, so the
+// linalg.add in between overlaps the transfer. process_index asks the
+// runtime for the group rank.
 // CHECK-LABEL: func.func @async_and_index
-// CHECK: call @dtrt_reduce_scatter(%{{.*}}, %{{.*}}, %c8_i64, %c2_i32, %c2_i32, %c1_i64)
+// CHECK: %[[OUT:.*]] = memref.alloc() : memref<8xi32>
+// CHECK: %[[SLOT:.*]] = memref.alloc() : memref<i64>
+// CHECK: %[[SLOTP:.*]] = memref.extract_aligned_pointer_as_index %[[SLOT]]
+// CHECK: %[[P:.*]] = arith.index_cast %[[SLOTP]] : index to i64
+// CHECK: call @dtrt_reduce_scatter_start(%{{.*}}, %{{.*}}, %c8_i64, %c2_i32, %c2_i32, %c1_i64, %[[P]])
+// CHECK: %[[REQ:.*]] = memref.load %[[SLOT]][] : memref<i64>
+// CHECK: linalg.add
+// CHECK: call @dtrt_wait(%[[REQ]]) : (i64) -> i32
+// CHECK: bufferization.to_tensor %[[OUT]] restrict writable
 // CHECK-NOT: dtensor.wait
+// CHECK-NOT: call @dtrt_reduce_scatter(
 // CHECK: %[[R:.*]] = call @dtrt_group_rank(%c1_i64) : (i64) -> i32
 // CHECK: arith.index_cast %[[R]] : i32 to index
 dtensor.mesh @mesh = <["x" = 4]>
-func.func @async_and_index(%x: tensor<32xi32>) -> (tensor<8xi32>, index) {
+func.func @async_and_index(%x: tensor<32xi32>, %a: tensor<16xi32>) -> (tensor<8xi32>, index, tensor<16xi32>) {
   %r = dtensor.reduce_scatter_start %x on @mesh axes [0] reduce max scatter_dim 0 : tensor<32xi32> -> !dtensor.request<tensor<8xi32>>
+  %s = linalg.add ins(%a, %a : tensor<16xi32>, tensor<16xi32>) outs(%a : tensor<16xi32>) -> tensor<16xi32>
   %y = dtensor.wait %r : !dtensor.request<tensor<8xi32>>
   %i = dtensor.process_index on @mesh axes [0] : index
-  return %y, %i : tensor<8xi32>, index
+  return %y, %i, %s : tensor<8xi32>, index, tensor<16xi32>
 }
 
 // -----
@@ -72,7 +85,8 @@ func.func @broadcast(%x: tensor<8xf64>) -> tensor<8xf64> {
 // all_to_all gathers the concat dim and keeps this rank's chunk of the split
 // dim; the wait of the async form reads the slice.
 // CHECK-LABEL: func.func @all_to_all
-// CHECK: call @dtrt_all_gather(%{{.*}}, %{{.*}}, %c128_i64, %c3_i32, %c2_i64)
+// CHECK: call @dtrt_all_gather_start(%{{.*}}, %{{.*}}, %c128_i64, %c3_i32, %c2_i64, %{{.*}})
+// CHECK: call @dtrt_wait
 // CHECK: %[[G:.*]] = bufferization.to_tensor %{{.*}} : memref<32x16xi64> to tensor<32x16xi64>
 // CHECK: %[[R:.*]] = call @dtrt_group_rank(%c2_i64)
 // CHECK: %[[I:.*]] = arith.index_cast %[[R]] : i32 to index
@@ -85,6 +99,48 @@ func.func @all_to_all(%x: tensor<8x16xi64>) -> tensor<32x4xi64> {
   %r = dtensor.all_to_all_start %x on @mesh axes [1] split_dim 1 concat_dim 0 : tensor<8x16xi64> -> !dtensor.request<tensor<32x4xi64>>
   %y = dtensor.wait %r : !dtensor.request<tensor<32x4xi64>>
   return %y : tensor<32x4xi64>
+}
+
+// -----
+
+// Segments (dtensor.segment, from dtensor-ddp-split) become compute spans:
+// one begins before the first op of a segment, ends where the next segment
+// begins (ops without the attribute stay in the open span) and before the
+// return; the names are constant globals. A function that is one segment
+// (a DDP submodule) is bracketed whole. The attribute is gone afterwards.
+// CHECK-DAG: memref.global "private" constant @[[FWD:__dtrt_segment_[0-9]+]] : memref<6xi8> = dense<[102, 95, 102, 119, 100, 0]>
+// CHECK-DAG: memref.global "private" constant @[[BWD:__dtrt_segment_[0-9]+]] : memref<6xi8> = dense<[102, 95, 98, 119, 100, 0]>
+// CHECK-DAG: memref.global "private" constant @[[SUB:__dtrt_segment_[0-9]+]] : memref<9xi8>
+// CHECK-LABEL: func.func private @sub
+// CHECK-NEXT: %[[K0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: %[[N0:.*]] = memref.get_global @[[SUB]]
+// CHECK: call @dtrt_span_begin(%{{.*}}, %[[K0]])
+// CHECK: linalg.add
+// CHECK: call @dtrt_span_end()
+// CHECK-NEXT: return
+// CHECK-LABEL: func.func @segments
+// CHECK: memref.get_global @[[FWD]]
+// CHECK: call @dtrt_span_begin
+// CHECK: linalg.add
+// CHECK: linalg.mul
+// CHECK: linalg.max
+// CHECK: call @dtrt_span_end()
+// CHECK: memref.get_global @[[BWD]]
+// CHECK: call @dtrt_span_begin
+// CHECK: linalg.sub
+// CHECK: call @dtrt_span_end()
+// CHECK-NEXT: return
+// CHECK-NOT: dtensor.segment
+func.func private @sub(%a: tensor<4xf32>) -> tensor<4xf32> attributes {dtensor.segment = "f_submod"} {
+  %s = linalg.add ins(%a, %a : tensor<4xf32>, tensor<4xf32>) outs(%a : tensor<4xf32>) -> tensor<4xf32>
+  return %s : tensor<4xf32>
+}
+func.func @segments(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %s = linalg.add {dtensor.segment = "f_fwd"} ins(%a, %a : tensor<4xf32>, tensor<4xf32>) outs(%a : tensor<4xf32>) -> tensor<4xf32>
+  %m = linalg.mul ins(%s, %s : tensor<4xf32>, tensor<4xf32>) outs(%a : tensor<4xf32>) -> tensor<4xf32>
+  %x = linalg.max {dtensor.segment = "f_fwd"} ins(%m, %s : tensor<4xf32>, tensor<4xf32>) outs(%a : tensor<4xf32>) -> tensor<4xf32>
+  %d = linalg.sub {dtensor.segment = "f_bwd"} ins(%x, %a : tensor<4xf32>, tensor<4xf32>) outs(%a : tensor<4xf32>) -> tensor<4xf32>
+  return %d : tensor<4xf32>
 }
 
 // -----

@@ -4,11 +4,12 @@
 // including the constants, reaches the LLVM dialect.
 
 // A sharded batch: the partitioned tosa ops have local shapes (2 of 8
-// batches) when they are converted.
+// batches) when they are converted; tosa.matmul (a linalg.batch_matmul)
+// is a loop of cblas_sgemm calls, the bias add a loop.
 // CHECK-LABEL: llvm.func @matmul_add
 // CHECK-NOT: tosa.
-// CHECK: llvm.fmul
-// CHECK: llvm.fadd
+// CHECK: llvm.call @cblas_sgemm
+// CHECK-NOT: llvm.fmul
 // CHECK: llvm.fadd
 // CHECK: llvm.return
 dtensor.mesh @mesh = <["x" = 4]>

@@ -28,13 +28,17 @@ void dtensor_run::stripToOneDevice(ModuleOp module) {
 
 std::unique_ptr<ExecutionEngine>
 dtensor_run::compileModule(ModuleOp module, StringRef entry, bool partition,
-                           StringRef strategy, StringRef lowering) {
+                           StringRef strategy, bool asyncCollectives,
+                           StringRef lowering) {
   module.lookupSymbol<func::FuncOp>(entry)->setAttr(
       "llvm.emit_c_interface", UnitAttr::get(module.getContext()));
   if (partition) {
     // The partitioner with the requested strategy, then the lowering.
     PassManager pre(module.getContext());
-    std::string p = ("dtensor-partition{strategy=" + strategy + "}").str();
+    std::string p =
+        ("dtensor-partition{strategy=" + strategy +
+         " async-collectives=" + (asyncCollectives ? "1" : "0") + "}")
+            .str();
     if (failed(parsePassPipeline(p, pre)) || failed(pre.run(module)))
       fail("partitioning failed (see the errors above)");
   }

@@ -26,11 +26,12 @@ void stripToOneDevice(mlir::ModuleOp module);
 inline constexpr llvm::StringLiteral kCPULowering =
     "dtensor-cpu-pipeline{partition=false}";
 
-/// Lowers `module` (partitioned first with `strategy` when `partition`) with
-/// `lowering` and JIT-compiles it; exits with an error when any step fails.
+/// Lowers `module` (partitioned first with `strategy` when `partition`, with
+/// async collectives unless `asyncCollectives` is false) with `lowering` and
+/// JIT-compiles it; exits with an error when any step fails.
 std::unique_ptr<mlir::ExecutionEngine>
 compileModule(mlir::ModuleOp module, llvm::StringRef entry, bool partition,
-              llvm::StringRef strategy,
+              llvm::StringRef strategy, bool asyncCollectives = true,
               llvm::StringRef lowering = kCPULowering);
 
 /// Calls `entry` `iters` times on `inputs`; returns the outputs of the last

@@ -29,6 +29,9 @@ struct Options {
   std::optional<double> rtol, atol;
   std::string outDir, traceFile;
   std::string backend = "cpu", strategy = "global";
+  /// --sync-collectives: no async collectives (no overlap of communication
+  /// with compute), for comparisons.
+  bool syncCollectives = false;
   int iters = 1;
   std::string mpirun = "mpirun";
   /// --grad-check: compare @f_grad with f64 finite differences of @f on

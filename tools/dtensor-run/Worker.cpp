@@ -260,6 +260,7 @@ int dtensor_run::runWorker(MLIRContext &ctx, const Options &given) {
   StringRef entry = info.entryName;
   std::unique_ptr<ExecutionEngine> engine =
       compileModule(*local, entry, /*partition=*/true, options.strategy,
+                    !options.syncCollectives,
                     onDevice ? StringRef(kGpuPipeline)
                              : StringRef(options.lowering));
   MPI_Barrier(MPI_COMM_WORLD);

@@ -61,8 +61,14 @@ static cl::opt<std::string> traceFile("trace",
                                       cl::cat(runCategory));
 static cl::opt<std::string> backend("backend", cl::desc("cpu or cuda"),
                                     cl::init("cpu"), cl::cat(runCategory));
-static cl::opt<std::string> strategy("strategy", cl::desc("pytorch, global or exact"),
+static cl::opt<std::string> strategy("strategy",
+                                     cl::desc("pytorch, global or exact"),
                                      cl::init("global"), cl::cat(runCategory));
+static cl::opt<bool> syncCollectives(
+    "sync-collectives",
+    cl::desc("partition without async collectives (nothing overlaps "
+             "communication; for comparisons)"),
+    cl::cat(runCategory));
 static cl::opt<int> iterations("iters", cl::desc("timed runs per rank"),
                                cl::init(1), cl::cat(runCategory));
 static cl::opt<std::string> mpirun("mpirun", cl::desc("mpirun to launch with"),
@@ -130,6 +136,7 @@ static Options collectOptions() {
   o.backend = backend;
   o.strategy = strategy;
   o.lowering = lowering;
+  o.syncCollectives = syncCollectives;
   o.iters = iterations;
   o.mpirun = mpirun;
   o.timeoutSeconds = timeout;

@@ -15,6 +15,7 @@
 #include "dtensor/Conversion/Passes.h"
 
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
+#include "dtensor/Dialect/DTensor/IR/Segment.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -22,6 +23,7 @@
 
 #include "dtrt/dtrt.h"
 
+#include <functional>
 #include <type_traits>
 
 namespace mlir {
@@ -282,19 +284,33 @@ struct Collective {
   int64_t groupSize;
 };
 
-Value lowerAllReduce(CallBuilder &bl, Collective &c) {
+/// A collective prepared up to its runtime call: the synchronous function
+/// and its `_start` form (which takes a request pointer after `args`), the
+/// buffer the runtime writes, and how that buffer's tensor becomes the
+/// result (built right after the call, or at the wait when asynchronous).
+struct RuntimeCall {
+  RuntimeFunction sync;
+  RuntimeFunction start;
+  SmallVector<Value> args;
+  Value outBuf;
+  std::function<Value(CallBuilder &, Value)> finish = [](CallBuilder &,
+                                                         Value t) { return t; };
+};
+
+RuntimeCall prepareAllReduce(CallBuilder &bl, Collective &c) {
   Value inBuf = bl.materialize(c.input);
   Value outBuf =
       bl.alloc(bl.sizes(c.input), getElementTypeOrSelf(c.input.getType()));
-  bl.call(DTRT_FUNCTION(dtrt_all_reduce),
+  return {DTRT_FUNCTION(dtrt_all_reduce),
+          DTRT_FUNCTION(dtrt_all_reduce_start),
           {bl.pointer(inBuf), bl.pointer(outBuf), bl.count(c.input),
            bl.i32(c.dtype), bl.i32(reduceOpOf(*c.op.getReduceKind())),
-           bl.mask(c.op.getMeshAxes())});
-  return bl.toTensor(outBuf);
+           bl.mask(c.op.getMeshAxes())},
+          outBuf};
 }
 
-Value lowerBroadcast(CallBuilder &bl, Collective &c,
-                     SymbolTableCollection &symbolTable) {
+RuntimeCall prepareBroadcast(CallBuilder &bl, Collective &c,
+                             SymbolTableCollection &symbolTable) {
   // Root coordinates on the axes, row-major, give the group root.
   MeshOp mesh = lookupMesh(c.op, c.op.getMeshAttr(), symbolTable);
   int64_t rootRank = 0;
@@ -302,15 +318,16 @@ Value lowerBroadcast(CallBuilder &bl, Collective &c,
        llvm::zip_equal(c.op.getMeshAxes(), c.op.getRootCoords()))
     rootRank = rootRank * mesh.getShape()[a] + coord;
   Value buf = bl.materialize(c.input);
-  bl.call(DTRT_FUNCTION(dtrt_broadcast),
+  return {DTRT_FUNCTION(dtrt_broadcast),
+          DTRT_FUNCTION(dtrt_broadcast_start),
           {bl.pointer(buf), bl.count(c.input), bl.i32(c.dtype),
-           bl.i32(rootRank), bl.mask(c.op.getMeshAxes())});
-  return bl.toTensor(buf);
+           bl.i32(rootRank), bl.mask(c.op.getMeshAxes())},
+          buf};
 }
 
 /// all_gather (`gather`) or reduce_scatter of `input` along `dim`.
-Value lowerGatherOrScatter(CallBuilder &bl, Collective &c, Value input,
-                           int64_t dim, bool gather) {
+RuntimeCall prepareGatherOrScatter(CallBuilder &bl, Collective &c, Value input,
+                                   int64_t dim, bool gather) {
   RewriterBase &b = bl.b;
   Value in = bl.moveToFront(input, dim);
   Value inBuf = bl.materialize(in);
@@ -327,41 +344,59 @@ Value lowerGatherOrScatter(CallBuilder &bl, Collective &c, Value input,
   }
   Value outBuf = bl.alloc(outSizes, getElementTypeOrSelf(in.getType()));
   Value mask = bl.mask(c.op.getMeshAxes());
+  RuntimeCall call;
+  call.outBuf = outBuf;
+  call.finish = [dim](CallBuilder &fb, Value t) {
+    return fb.moveFromFront(t, dim);
+  };
   if (gather) {
-    bl.call(DTRT_FUNCTION(dtrt_all_gather),
-            {bl.pointer(inBuf), bl.pointer(outBuf), bl.count(in),
-             bl.i32(c.dtype), mask});
+    call.sync = DTRT_FUNCTION(dtrt_all_gather);
+    call.start = DTRT_FUNCTION(dtrt_all_gather_start);
+    call.args = {bl.pointer(inBuf), bl.pointer(outBuf), bl.count(in),
+                 bl.i32(c.dtype), mask};
   } else {
+    call.sync = DTRT_FUNCTION(dtrt_reduce_scatter);
+    call.start = DTRT_FUNCTION(dtrt_reduce_scatter_start);
     Value perRank = arith::DivUIOp::create(b, bl.loc, bl.count(in), bl.i64(k));
-    bl.call(DTRT_FUNCTION(dtrt_reduce_scatter),
-            {bl.pointer(inBuf), bl.pointer(outBuf), perRank, bl.i32(c.dtype),
-             bl.i32(reduceOpOf(*c.op.getReduceKind())), mask});
+    call.args = {bl.pointer(inBuf),
+                 bl.pointer(outBuf),
+                 perRank,
+                 bl.i32(c.dtype),
+                 bl.i32(reduceOpOf(*c.op.getReduceKind())),
+                 mask};
   }
-  return bl.moveFromFront(bl.toTensor(outBuf), dim);
+  return call;
 }
 
 /// all_to_all(split j, concat i) as the all-gather of dim i followed by this
 /// rank's chunk of dim j (equal chunks: the partitioner emits all_to_all
 /// only for even shards).
-Value lowerAllToAll(CallBuilder &bl, Collective &c, RankedTensorType type) {
-  RewriterBase &b = bl.b;
-  Location loc = bl.loc;
+RuntimeCall prepareAllToAll(CallBuilder &bl, Collective &c,
+                            RankedTensorType type) {
   int64_t i = *c.op.getGatheredDim(), j = *c.op.getScatteredDim();
-  Value gathered = lowerGatherOrScatter(bl, c, c.input, i, /*gather=*/true);
-  Value rank =
-      ProcessIndexOp::create(b, loc, b.getIndexType(), c.op.getMeshAttr(),
-                             b.getDenseI64ArrayAttr(c.op.getMeshAxes()));
-  SmallVector<OpFoldResult> sizes = bl.sizes(gathered);
-  Value nj = getValueOrCreateConstantIndexOp(b, loc, sizes[j]);
-  Value chunk = arith::DivUIOp::create(b, loc, nj, bl.index(c.groupSize));
-  SmallVector<OpFoldResult> offsets(sizes.size(), b.getIndexAttr(0));
-  SmallVector<OpFoldResult> strides(sizes.size(), b.getIndexAttr(1));
-  offsets[j] = arith::MulIOp::create(b, loc, rank, chunk).getResult();
-  sizes[j] = !type.isDynamicDim(j)
-                 ? OpFoldResult(b.getIndexAttr(type.getDimSize(j)))
-                 : OpFoldResult(chunk);
-  return tensor::ExtractSliceOp::create(b, loc, type, gathered, offsets, sizes,
-                                        strides);
+  RuntimeCall call = prepareGatherOrScatter(bl, c, c.input, i, /*gather=*/true);
+  CollectiveOpInterface op = c.op;
+  int64_t groupSize = c.groupSize;
+  call.finish = [=](CallBuilder &fb, Value t) mutable -> Value {
+    RewriterBase &b = fb.b;
+    Location loc = fb.loc;
+    Value gathered = fb.moveFromFront(t, i);
+    Value rank =
+        ProcessIndexOp::create(b, loc, b.getIndexType(), op.getMeshAttr(),
+                               b.getDenseI64ArrayAttr(op.getMeshAxes()));
+    SmallVector<OpFoldResult> sizes = fb.sizes(gathered);
+    Value nj = getValueOrCreateConstantIndexOp(b, loc, sizes[j]);
+    Value chunk = arith::DivUIOp::create(b, loc, nj, fb.index(groupSize));
+    SmallVector<OpFoldResult> offsets(sizes.size(), b.getIndexAttr(0));
+    SmallVector<OpFoldResult> strides(sizes.size(), b.getIndexAttr(1));
+    offsets[j] = arith::MulIOp::create(b, loc, rank, chunk).getResult();
+    sizes[j] = !type.isDynamicDim(j)
+                   ? OpFoldResult(b.getIndexAttr(type.getDimSize(j)))
+                   : OpFoldResult(chunk);
+    return tensor::ExtractSliceOp::create(b, loc, type, gathered, offsets,
+                                          sizes, strides);
+  };
+  return call;
 }
 
 //===----------------------------------------------------------------------===//
@@ -384,16 +419,55 @@ FailureOr<dtrt_dtype> checkLowerable(CollectiveOpInterface op) {
            << "reduction avg is defined by the runtime for float element "
               "types only, got "
            << elt;
-  if (op.isAsync())
-    for (Operation *user : op->getUsers())
-      if (!isa<WaitOp>(user))
-        return op->emitOpError() << "request is used by '" << user->getName()
-                                 << "'; only dtensor.wait can complete it";
+  if (!op.isAsync())
+    return *dtype;
+  for (Operation *user : op->getUsers())
+    if (!isa<WaitOp>(user))
+      return op->emitOpError() << "request is used by '" << user->getName()
+                               << "'; only dtensor.wait can complete it";
+  size_t waits = llvm::range_size(op->getUsers());
+  if (waits != 1)
+    return op->emitOpError()
+           << "request is waited on " << waits
+           << " times; the runtime completes a request with exactly one "
+              "dtensor.wait";
   return *dtype;
 }
 
-/// Lowers any collective through CollectiveOpInterface. An async `_start`
-/// becomes the synchronous call and its waits read the result.
+/// Prepares the runtime call of any collective, by family.
+RuntimeCall prepareCall(CallBuilder &bl, Collective &c,
+                        SymbolTableCollection &symbolTable) {
+  CollectiveOpInterface op = c.op;
+  switch (op.getCollectiveKind()) {
+  case CollectiveKind::AllReduce:
+    return prepareAllReduce(bl, c);
+  case CollectiveKind::Broadcast:
+    return prepareBroadcast(bl, c, symbolTable);
+  case CollectiveKind::AllGather:
+    return prepareGatherOrScatter(bl, c, c.input, *op.getGatheredDim(),
+                                  /*gather=*/true);
+  case CollectiveKind::ReduceScatter:
+    return prepareGatherOrScatter(bl, c, c.input, *op.getScatteredDim(),
+                                  /*gather=*/false);
+  case CollectiveKind::AllToAll:
+    return prepareAllToAll(bl, c, op.getResultTensorType());
+  }
+  llvm_unreachable("unknown collective kind");
+}
+
+/// The result of `call` from its output buffer, with the op's result type.
+Value finishCall(CallBuilder &bl, RuntimeCall &call, RankedTensorType type) {
+  Value result = call.finish(bl, bl.toTensor(call.outBuf));
+  if (result.getType() != type)
+    result = tensor::CastOp::create(bl.b, bl.loc, type, result);
+  return result;
+}
+
+/// Lowers any collective through CollectiveOpInterface. A synchronous one
+/// becomes its `dtrt_*` call; an async `_start` becomes the `dtrt_*_start`
+/// call (the request kept in a one-element buffer), and its wait becomes
+/// `dtrt_wait` followed by the reading of the output buffer, so that the
+/// compute between them overlaps the transfer.
 struct CollectiveLowering
     : OpInterfaceConversionPattern<CollectiveOpInterface> {
   using OpInterfaceConversionPattern::OpInterfaceConversionPattern;
@@ -408,34 +482,23 @@ struct CollectiveLowering
     Collective c{op, operands[0], *dtype, op.getGroupSize(symbolTable)};
     RankedTensorType type = op.getResultTensorType();
     CallBuilder bl(rewriter, op);
-    Value result;
-    switch (op.getCollectiveKind()) {
-    case CollectiveKind::AllReduce:
-      result = lowerAllReduce(bl, c);
-      break;
-    case CollectiveKind::Broadcast:
-      result = lowerBroadcast(bl, c, symbolTable);
-      break;
-    case CollectiveKind::AllGather:
-      result = lowerGatherOrScatter(bl, c, c.input, *op.getGatheredDim(),
-                                    /*gather=*/true);
-      break;
-    case CollectiveKind::ReduceScatter:
-      result = lowerGatherOrScatter(bl, c, c.input, *op.getScatteredDim(),
-                                    /*gather=*/false);
-      break;
-    case CollectiveKind::AllToAll:
-      result = lowerAllToAll(bl, c, type);
-      break;
-    }
-    if (result.getType() != type)
-      result = tensor::CastOp::create(rewriter, op.getLoc(), type, result);
+    RuntimeCall call = prepareCall(bl, c, symbolTable);
     if (!op.isAsync()) {
-      rewriter.replaceOp(op, result);
+      bl.call(call.sync, call.args);
+      rewriter.replaceOp(op, finishCall(bl, call, type));
       return success();
     }
-    for (Operation *wait : llvm::make_early_inc_range(op->getUsers()))
-      rewriter.replaceOp(wait, result);
+    Value slot = bl.alloc({}, rewriter.getI64Type());
+    SmallVector<Value> args = call.args;
+    args.push_back(bl.pointer(slot));
+    bl.call(call.start, args);
+    Value request =
+        memref::LoadOp::create(rewriter, op.getLoc(), slot, ValueRange{});
+    Operation *wait = *op->getUsers().begin();
+    rewriter.setInsertionPoint(wait);
+    CallBuilder wl(rewriter, wait);
+    wl.call(DTRT_FUNCTION(dtrt_wait), {request});
+    rewriter.replaceOp(wait, finishCall(wl, call, type));
     rewriter.eraseOp(op);
     return success();
   }
@@ -457,6 +520,100 @@ struct ProcessIndexLowering : OpConversionPattern<ProcessIndexOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// Segment spans
+//===----------------------------------------------------------------------===//
+
+/// Brackets the top-level ops of each function's segments (`dtensor.segment`,
+/// see Segment.h) with compute spans: `dtrt_span_begin("<segment>")` before
+/// the first op of a segment, `dtrt_span_end()` where the next segment or the
+/// return begins. Ops without the attribute (recreated constants,
+/// collectives) stay in the span that is open. The names are constant
+/// globals; the statuses are ignored, as tracing must never stop a program.
+class SegmentSpans {
+public:
+  explicit SegmentSpans(ModuleOp module)
+      : module(module), rewriter(module.getContext()) {}
+
+  void run() {
+    for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
+      if (func.isExternal())
+        continue;
+      if (auto whole = func->getAttrOfType<StringAttr>(kSegmentAttrName))
+        bracketWhole(func.getBody().front(), whole);
+      else
+        bracket(func.getBody().front());
+    }
+  }
+
+private:
+  /// A function that is one segment: its whole body.
+  void bracketWhole(Block &body, StringAttr name) {
+    Operation *first = &body.front();
+    begin(first, name);
+    emit(body.getTerminator(), DTRT_FUNCTION(dtrt_span_end), {});
+  }
+
+  void begin(Operation *before, StringAttr name) {
+    rewriter.setInsertionPoint(before);
+    Value kind = arith::ConstantIntOp::create(
+        rewriter, before->getLoc(), rewriter.getI32Type(), DTRT_SPAN_COMPUTE);
+    emit(before, DTRT_FUNCTION(dtrt_span_begin),
+         {namePointer(before->getLoc(), name), kind});
+  }
+
+  void bracket(Block &body) {
+    StringAttr open;
+    for (Operation &op : body) {
+      auto segment = op.getAttrOfType<StringAttr>(kSegmentAttrName);
+      bool last = op.hasTrait<OpTrait::IsTerminator>();
+      if (open && (last || (segment && segment != open))) {
+        emit(&op, DTRT_FUNCTION(dtrt_span_end), {});
+        open = {};
+      }
+      if (last || !segment || segment == open)
+        continue;
+      begin(&op, segment);
+      open = segment;
+    }
+  }
+
+  void emit(Operation *before, RuntimeFunction fn, ValueRange args) {
+    rewriter.setInsertionPoint(before);
+    func::FuncOp f = declare(rewriter, before, fn);
+    func::CallOp::create(rewriter, before->getLoc(), f, args);
+  }
+
+  /// A pointer (i64) to the NUL-terminated name, a private constant global.
+  Value namePointer(Location loc, StringAttr name) {
+    memref::GlobalOp &global = globals[name.getValue()];
+    auto type =
+        MemRefType::get({int64_t(name.size() + 1)}, rewriter.getI8Type());
+    if (!global) {
+      SmallVector<int8_t> bytes(name.getValue().begin(), name.getValue().end());
+      bytes.push_back(0);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      global = memref::GlobalOp::create(
+          rewriter, loc, ("__dtrt_segment_" + Twine(globals.size())).str(),
+          rewriter.getStringAttr("private"), type,
+          DenseElementsAttr::get(
+              RankedTensorType::get(type.getShape(), rewriter.getI8Type()),
+              llvm::ArrayRef(bytes)),
+          /*constant=*/true, /*alignment=*/IntegerAttr());
+    }
+    Value buf =
+        memref::GetGlobalOp::create(rewriter, loc, type, global.getSymName());
+    Value p =
+        memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, buf);
+    return arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), p);
+  }
+
+  ModuleOp module;
+  IRRewriter rewriter;
+  llvm::StringMap<memref::GlobalOp> globals;
+};
+
 /// Removes the meshes and the placement attributes: nothing refers to them
 /// once the collectives are calls.
 void eraseShardingMetadata(ModuleOp module) {
@@ -472,14 +629,17 @@ void eraseShardingMetadata(ModuleOp module) {
       func.removeResultAttr(
           i, StringAttr::get(func.getContext(), DTensorDialect::kSpecAttrName));
   });
-  module.walk(
-      [](Operation *op) { op->removeAttr(DTensorDialect::kSpecsAttrName); });
+  module.walk([](Operation *op) {
+    op->removeAttr(DTensorDialect::kSpecsAttrName);
+    op->removeAttr(kSegmentAttrName);
+  });
 }
 
 struct ConvertDTensorToRuntimePass
     : public dtensor::impl::ConvertDTensorToRuntimeBase<
           ConvertDTensorToRuntimePass> {
   void runOnOperation() override {
+    SegmentSpans(getOperation()).run();
     ConversionTarget target(getContext());
     configureDTensorToRuntimeConversionTarget(target);
     RewritePatternSet patterns(&getContext());

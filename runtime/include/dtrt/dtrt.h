@@ -46,8 +46,9 @@ extern "C" {
 |* - Counts are element counts. Buffers are host memory.                      *|
 |* - Collectives are collective over the group: every member must call the    *|
 |*   same collective with the same count, dtype, op and mask, in the same     *|
-|*   order. The library is meant for one thread per rank (MPI is initialised  *|
-|*   with MPI_THREAD_SERIALIZED).                                             *|
+|*   order. The library is meant for one calling thread per rank (MPI is      *|
+|*   initialised with MPI_THREAD_SERIALIZED, or MPI_THREAD_MULTIPLE for the   *|
+|*   progress thread of asynchronous collectives).                           *|
 |* - Every collective records a comm span (see Tracing) named after itself.   *|
 \*===----------------------------------------------------------------------===*/
 
@@ -213,9 +214,22 @@ DTRT_EXPORT int32_t dtrt_broadcast(void *buf, int64_t count, int32_t dtype,
 /*===-- Asynchronous collectives
  * -------------------------------------------===*/
 /* Each `_start` form begins the collective of the same name and stores a    */
-/* request handle (> 0) in `*request`; the buffers must stay untouched until  */
-/* `dtrt_wait` on that handle returns. The comm span of an asynchronous       */
-/* collective runs from its start to the end of its wait.                    */
+/* request handle (> 0) in `*request`. The input buffer may be reused or      */
+/* freed as soon as `_start` returns (the runtime works in `out` or on its    */
+/* own copy); `out` (and `buf` of a broadcast) must stay untouched until      */
+/* `dtrt_wait` on that handle returns.                                        */
+/*                                                                            */
+/* Progress: MPI advances a non-blocking collective only inside MPI calls.    */
+/* The environment variable DTRT_PROGRESS, read by `dtrt_init`, chooses how:  */
+/*   thread (default)  a progress thread tests the pending requests (MPI is   */
+/*                     initialised with MPI_THREAD_MULTIPLE; where MPI cannot */
+/*                     give it, `test` is used);                              */
+/*   test              every `_start`, `dtrt_span_begin/end` and              */
+/*                     `dtrt_progress` call tests them;                       */
+/*   none              they advance in MPI calls only (mostly `dtrt_wait`).   */
+/* The comm span of an asynchronous collective runs from its start to its     */
+/* completion as the progress engine saw it (the end of the wait with         */
+/* `none`); its `blocked_us` argument is the time spent inside `dtrt_wait`.   */
 
 /// Starts `dtrt_all_reduce`; for DTRT_AVG the division happens in dtrt_wait.
 DTRT_EXPORT int32_t dtrt_all_reduce_start(const void *in, void *out,
@@ -250,6 +264,14 @@ DTRT_EXPORT int32_t dtrt_broadcast_start(void *buf, int64_t count,
 /// an unknown or already completed handle is DTRT_ERR_INVALID_ARGUMENT.
 DTRT_EXPORT int32_t dtrt_wait(int64_t request);
 
+/// Tests every pending request once (the `test` progress engine; a no-op
+/// with the others). Returns DTRT_OK.
+DTRT_EXPORT int32_t dtrt_progress(void);
+
+/// The progress engine in use: 0 none, 1 test, 2 thread; -1 before
+/// `dtrt_init`.
+DTRT_EXPORT int32_t dtrt_progress_mode(void);
+
 /*===-- Tracing
  * ------------------------------------------------------------===*/
 
@@ -270,7 +292,10 @@ DTRT_EXPORT int32_t dtrt_trace_clear(void);
 /// Gathers the spans of every rank to rank 0, which writes `path` as
 /// Chrome/Perfetto trace JSON: {"traceEvents": [...]} with one complete event
 /// (ph "X") per span, pid = world rank, tid = kind (0 compute, 1 comm), ts and
-/// dur in microseconds; collectives carry args {bytes, axes}. Collective over
+/// dur in microseconds; collectives carry args {bytes, axes, blocked_us}
+/// (`blocked_us`: the time the caller waited for it, its exposed time: the
+/// whole span when synchronous, the time in dtrt_wait when asynchronous).
+/// Collective over
 /// the world; every rank returns rank 0's status.
 DTRT_EXPORT int32_t dtrt_trace_write(const char *path);
 

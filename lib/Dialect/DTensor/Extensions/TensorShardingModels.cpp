@@ -124,8 +124,8 @@ struct SingleCandidateModel
   getShardingCandidates(Operation *op, llvm::ArrayRef<int64_t> mesh,
                         llvm::ArrayRef<Placements> current,
                         llvm::SmallVectorImpl<ShardingCandidate> &out) const {
-    out.push_back(static_cast<const Derived *>(this)->candidate(
-        cast<OpTy>(op), mesh, current));
+    out.push_back(static_cast<const Derived *>(this)->candidate(cast<OpTy>(op),
+                                                                mesh, current));
     return success();
   }
 };
@@ -229,16 +229,15 @@ struct ExtractSliceModel
 
 struct InsertSliceModel
     : SingleCandidateModel<InsertSliceModel, tensor::InsertSliceOp> {
-  ShardingCandidate candidate(tensor::InsertSliceOp op,
-                              llvm::ArrayRef<int64_t>,
+  ShardingCandidate candidate(tensor::InsertSliceOp op, llvm::ArrayRef<int64_t>,
                               llvm::ArrayRef<Placements> current) const {
     return insertSliceCandidate(op, current[1]);
   }
   /// The rule follows the destination.
-  LogicalResult
-  getAllShardingCandidates(Operation *op, llvm::ArrayRef<int64_t> mesh,
-                           llvm::ArrayRef<Placements> current,
-                           llvm::SmallVectorImpl<ShardingCandidate> &out) const {
+  LogicalResult getAllShardingCandidates(
+      Operation *op, llvm::ArrayRef<int64_t> mesh,
+      llvm::ArrayRef<Placements> current,
+      llvm::SmallVectorImpl<ShardingCandidate> &out) const {
     return enumerateFollowedCandidates(cast<ShardingRuleOpInterface>(op),
                                        /*followed=*/1, mesh, current, out);
   }
@@ -267,12 +266,27 @@ struct InsertSliceModel
 };
 
 struct ConcatModel : SingleCandidateModel<ConcatModel, tensor::ConcatOp> {
-  ShardingCandidate candidate(tensor::ConcatOp op,
-                              llvm::ArrayRef<int64_t> mesh,
+  ShardingCandidate candidate(tensor::ConcatOp op, llvm::ArrayRef<int64_t> mesh,
                               llvm::ArrayRef<Placements> current) const {
     int64_t dim = op.getDim();
-    return followWithBlockedDims(op, mesh, current,
-                                 [&](int64_t d) { return d == dim; });
+    ShardingCandidate c = followWithBlockedDims(
+        op, mesh, current, [&](int64_t d) { return d == dim; });
+    // Concatenation is linear: inputs that are all partial with the same
+    // reduction on an axis stay partial (the concatenated gradients of a DDP
+    // bucket are reduced once).
+    for (size_t axis = 0; axis < mesh.size(); ++axis) {
+      if (current.empty() || current.front().size() <= axis)
+        break;
+      const Placement &p = current.front()[axis];
+      if (!p.isPartial() || llvm::any_of(current, [&](const Placements &ps) {
+            return ps.size() <= axis || ps[axis] != p;
+          }))
+        continue;
+      for (Placements &ps : c.operands)
+        ps[axis] = p;
+      c.results.front()[axis] = p;
+    }
+    return c;
   }
 };
 
@@ -300,8 +314,7 @@ struct CastModel : SingleCandidateModel<CastModel, tensor::CastOp> {
 
 /// Element access and reshapes by a shape tensor: replicated.
 template <typename OpTy>
-struct ReplicatedModel
-    : SingleCandidateModel<ReplicatedModel<OpTy>, OpTy> {
+struct ReplicatedModel : SingleCandidateModel<ReplicatedModel<OpTy>, OpTy> {
   ShardingCandidate candidate(OpTy op, llvm::ArrayRef<int64_t> mesh,
                               llvm::ArrayRef<Placements>) const {
     return replicatedCandidate(op, mesh.size());

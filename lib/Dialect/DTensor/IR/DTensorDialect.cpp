@@ -2,6 +2,7 @@
 
 #include "dtensor/Dialect/DTensor/IR/DTensorDialect.h"
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
+#include "dtensor/Dialect/DTensor/IR/Segment.h"
 #include "dtensor/Support/ShardingMath.h"
 
 #include "mlir/IR/Builders.h"
@@ -214,6 +215,12 @@ LogicalResult DTensorDialect::verifyRegionResultAttribute(Operation *op,
 LogicalResult DTensorDialect::verifyOperationAttribute(Operation *op,
                                                        NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
+  if (name == kSegmentAttrName) {
+    if (!isa<StringAttr>(attr.getValue()))
+      return op->emitOpError()
+             << "'" << name << "' must be a string, got " << attr.getValue();
+    return success();
+  }
   if (name != kSpecsAttrName)
     return op->emitOpError() << "unknown dtensor attribute '" << name << "'";
   auto specs = dyn_cast<ArrayAttr>(attr.getValue());

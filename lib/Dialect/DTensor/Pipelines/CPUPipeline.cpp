@@ -46,6 +46,8 @@ void mlir::dtensor::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(dtensor::createDTensorDecomposeAggregates());
   // The elementwise ops the TOSA lowering creates.
   pm.addPass(dtensor::createDTensorElementwiseToLinalg());
+  if (options.blas)
+    pm.addPass(dtensor::createDTensorFoldTransposeIntoContraction());
   pm.addPass(createCanonicalizerPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
@@ -58,7 +60,7 @@ void mlir::dtensor::buildCPUPipeline(OpPassManager &pm,
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
   if (options.blas)
-    pm.addPass(dtensor::createDTensorMatmulToBlas());
+    pm.addPass(dtensor::createDTensorLinalgToBLAS());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

@@ -10,9 +10,12 @@
 
 #include "dtensor/Dialect/DTensor/Transforms/Passes.h"
 
+#include "DDPTrainingStep.h"
+
 #include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
 #include "dtensor/Dialect/DTensor/Analysis/ShardingRules.h"
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
+#include "dtensor/Dialect/DTensor/IR/Segment.h"
 #include "dtensor/Support/Bucketing.h"
 #include "dtensor/Support/TextTable.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -47,13 +50,21 @@ struct BucketReport {
   llvm::SmallVector<std::string> params;
   int64_t bytes = 0;
   size_t ops = 0;
+  /// Training steps only: the segments of the bucket's forward and backward
+  /// ops, the parameters whose gradients its one all-reduce carries and that
+  /// buffer's bytes.
+  std::string segment;
+  std::string backwardSegment;
+  llvm::SmallVector<std::string> reduced;
+  int64_t reducedBytes = 0;
 };
 
 /// What the report says about one function.
 struct FunctionReport {
   std::string name;
   bool split = false;
-  llvm::SmallVector<BucketReport> buckets;
+  bool trainingStep = false;
+  std::vector<BucketReport> buckets;
 };
 
 /// Splits one function along its buckets. The function's top-level ops are
@@ -351,6 +362,8 @@ func::FuncOp FunctionSplitter::createSubmodule(size_t k,
                            (func.getName() + "_submod_" + Twine(k)).str(),
                            FunctionType::get(ctx, argTypes, resultTypes));
   sub.setPrivate();
+  // Its body is one segment: traces show a compute span named after it.
+  sub->setAttr(kSegmentAttrName, StringAttr::get(ctx, sub.getName()));
   sub.setAllArgAttrs(argAttrs);
   sub.setAllResultAttrs(resultAttrs);
   symbolTable.insert(sub, Block::iterator(func));
@@ -449,13 +462,26 @@ void printJson(llvm::raw_ostream &os, llvm::ArrayRef<FunctionReport> reports) {
       json::Array params;
       for (const std::string &p : b.params)
         params.push_back(p);
-      buckets.push_back(json::Object{{"submodule", b.submodule},
-                                     {"params", std::move(params)},
-                                     {"bytes", b.bytes},
-                                     {"ops", static_cast<int64_t>(b.ops)}});
+      json::Object bucket{{"submodule", b.submodule},
+                          {"params", std::move(params)},
+                          {"bytes", b.bytes},
+                          {"ops", static_cast<int64_t>(b.ops)}};
+      if (f.trainingStep) {
+        json::Array reduced;
+        for (const std::string &p : b.reduced)
+          reduced.push_back(p);
+        bucket["segment"] = b.segment;
+        bucket["backward_segment"] = b.backwardSegment;
+        bucket["all_reduce_params"] = std::move(reduced);
+        bucket["all_reduce_bytes"] = b.reducedBytes;
+      }
+      buckets.push_back(std::move(bucket));
     }
-    functions.push_back(json::Object{
-        {"name", f.name}, {"split", f.split}, {"buckets", std::move(buckets)}});
+    json::Object function{
+        {"name", f.name}, {"split", f.split}, {"buckets", std::move(buckets)}};
+    if (f.trainingStep)
+      function["training_step"] = true;
+    functions.push_back(std::move(function));
   }
   os << llvm::formatv("{0:2}", json::Value(json::Object{
                                    {"functions", std::move(functions)}}))
@@ -470,16 +496,62 @@ void printText(llvm::raw_ostream &os, llvm::ArrayRef<FunctionReport> reports,
        << (f.buckets.size() == 1 ? " bucket" : " buckets")
        << (f.split ? "" : ", not split") << " (bucket cap " << capBytes
        << " bytes, first bucket cap " << firstCapBytes << " bytes)\n";
-    TextTable table({"bucket", "submodule", "parameters", "bytes", "ops"});
-    for (auto [i, b] : llvm::enumerate(f.buckets)) {
-      std::string params = llvm::join(b.params, " ");
-      table.addRow({std::to_string(i), b.submodule,
-                    params.empty() ? "-" : params, std::to_string(b.bytes),
-                    std::to_string(b.ops)});
+    auto list = [](llvm::ArrayRef<std::string> names) {
+      return names.empty() ? std::string("-") : llvm::join(names, " ");
+    };
+    if (f.trainingStep) {
+      TextTable table({"bucket", "segment", "parameters", "bytes", "ops",
+                       "backward", "all-reduce", "bytes"});
+      for (auto [i, b] : llvm::enumerate(f.buckets))
+        table.addRow({std::to_string(i), b.segment, list(b.params),
+                      std::to_string(b.bytes), std::to_string(b.ops),
+                      b.backwardSegment, list(b.reduced),
+                      std::to_string(b.reducedBytes)});
+      table.print(os);
+      os << "\n";
+      continue;
     }
+    TextTable table({"bucket", "submodule", "parameters", "bytes", "ops"});
+    for (auto [i, b] : llvm::enumerate(f.buckets))
+      table.addRow({std::to_string(i), b.submodule, list(b.params),
+                    std::to_string(b.bytes), std::to_string(b.ops)});
     table.print(os);
     os << "\n";
   }
+}
+
+/// Splits the training step `func` and describes it; counts its gradient
+/// all-reduces in `numAllReduces`.
+FunctionReport splitStep(func::FuncOp func, const FunctionPlan &plan,
+                         int64_t capBytes, int64_t firstCapBytes,
+                         llvm::Statistic &numAllReduces) {
+  FunctionReport rep;
+  rep.name = func.getName().str();
+  rep.trainingStep = true;
+  auto name = [&](unsigned arg) {
+    return func
+        .getArgAttrOfType<StringAttr>(arg, DTensorDialect::kParamAttrName)
+        .getValue()
+        .str();
+  };
+  for (const TrainingStepBucket &b :
+       splitTrainingStep(func, plan, capBytes, firstCapBytes)) {
+    BucketReport br;
+    br.submodule = rep.name;
+    br.segment = b.forwardSegment;
+    br.backwardSegment = b.backwardSegment;
+    br.bytes = b.bytes;
+    br.ops = b.ops;
+    br.reducedBytes = b.reducedBytes;
+    for (unsigned p : b.params)
+      br.params.push_back(name(p));
+    for (unsigned p : b.reduced)
+      br.reduced.push_back(name(p));
+    numAllReduces += !b.reduced.empty();
+    rep.buckets.push_back(std::move(br));
+  }
+  rep.split = rep.buckets.size() > 1;
+  return rep;
 }
 
 struct DDPSplitPass : public dtensor::impl::DTensorDDPSplitBase<DDPSplitPass> {
@@ -593,10 +665,15 @@ void DDPSplitPass::runOnOperation() {
     return signalPassFailure();
 
   SymbolTable symbolTable(module);
-  llvm::SmallVector<FunctionReport> reports;
+  std::vector<FunctionReport> reports;
   for (func::FuncOp func : funcs) {
     const FunctionPlan *plan = analysis.getPlan(func);
     assert(plan && "every defined function has a plan");
+    if (isTrainingStep(func)) {
+      reports.push_back(
+          splitStep(func, *plan, capBytes, firstCapBytes, numGradientBuckets));
+      continue;
+    }
     FunctionSplitter splitter(func, *plan, symbolTable);
     splitter.computeBuckets(capBytes, firstCapBytes);
 

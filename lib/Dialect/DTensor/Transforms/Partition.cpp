@@ -20,6 +20,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir {
 namespace dtensor {
@@ -495,6 +498,77 @@ LogicalResult Localizer::run() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Asynchronous collectives
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// True if `op` does work a collective in flight can overlap: a structured
+/// (destination-style) op, a call, or an op with regions (a loop).
+bool isCompute(Operation *op) {
+  return isa<DestinationStyleOpInterface, CallOpInterface>(op) ||
+         op->getNumRegions() > 0;
+}
+
+/// The `_start` form of `op` with the same operands and attributes.
+template <typename StartOp>
+Operation *createStart(OpBuilder &b, CollectiveOpInterface op) {
+  auto request = RequestType::get(op->getContext(), op.getResultTensorType());
+  return StartOp::create(b, op->getLoc(), TypeRange{request}, op->getOperands(),
+                         op->getAttrs());
+}
+
+/// Replaces the synchronous collective `op` by its `_start` form and a wait
+/// before `firstUser`.
+void makeAsync(CollectiveOpInterface op, Operation *firstUser) {
+  OpBuilder b(op);
+  Operation *start =
+      llvm::TypeSwitch<Operation *, Operation *>(op)
+          .Case(
+              [&](AllReduceOp) { return createStart<AllReduceStartOp>(b, op); })
+          .Case(
+              [&](AllGatherOp) { return createStart<AllGatherStartOp>(b, op); })
+          .Case([&](ReduceScatterOp) {
+            return createStart<ReduceScatterStartOp>(b, op);
+          })
+          .Case([&](AllToAllOp) { return createStart<AllToAllStartOp>(b, op); })
+          .Case([&](BroadcastOp) {
+            return createStart<BroadcastStartOp>(b, op);
+          });
+  b.setInsertionPoint(firstUser);
+  Value result = WaitOp::create(b, op->getLoc(), start->getResult(0));
+  op->getResult(0).replaceAllUsesWith(result);
+  op->erase();
+}
+} // namespace
+
+/// Makes every synchronous collective of `func` whose first use (in its
+/// block) comes after some compute asynchronous. Returns how many.
+static unsigned makeCollectivesAsync(FunctionOpInterface func) {
+  llvm::SmallVector<std::pair<CollectiveOpInterface, Operation *>> todo;
+  func->walk([&](CollectiveOpInterface op) {
+    if (op.isAsync() || op->use_empty())
+      return;
+    Block *block = op->getBlock();
+    Operation *first = nullptr;
+    for (Operation *user : op->getResult(0).getUsers()) {
+      Operation *u = block->findAncestorOpInBlock(*user);
+      if (u && (!first || u->isBeforeInBlock(first)))
+        first = u;
+    }
+    if (!first)
+      return;
+    for (Operation *it = op->getNextNode(); it != first; it = it->getNextNode())
+      if (isCompute(it)) {
+        todo.push_back({op, first});
+        return;
+      }
+  });
+  for (auto [op, first] : todo)
+    makeAsync(op, first);
+  return todo.size();
+}
+
 namespace {
 struct PartitionPass
     : public dtensor::impl::DTensorPartitionBase<PartitionPass> {
@@ -533,6 +607,8 @@ struct PartitionPass
       Localizer localizer(func, plan, count);
       if (failed(localizer.run()))
         return signalPassFailure();
+      if (asyncCollectives)
+        numAsync += makeCollectivesAsync(func);
     }
     // Placements of ops are global-view metadata.
     module.walk(

@@ -115,7 +115,13 @@ def DTensorPartition : Pass<"dtensor-partition", "::mlir::ModuleOp"> {
       padding is sliced off, so no row is dropped or duplicated;
     - values the program creates are created locally in their placements;
     - arguments arrive as local shards and results leave in their requested
-      placements; `dtensor.spec` stays on arguments and results to say how.
+      placements; `dtensor.spec` stays on arguments and results to say how;
+    - with `async-collectives` (the default), a collective whose result is
+      first used after other compute (an op with a region, a structured op,
+      a call) becomes its `_start` form where it was and a `dtensor.wait`
+      right before that first use, so that the compute in between overlaps
+      the transfer (a DDP bucket's all-reduce runs during the rest of the
+      backward).
 
     ```mlir
     // before: %r = dtensor.redistribute %y to #dtensor.spec<@mesh, [R]> : tensor<32x512xf32>
@@ -128,10 +134,17 @@ def DTensorPartition : Pass<"dtensor-partition", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
-  let options = [StrategyOption, UnknownOpsOption];
+  let options = [
+    StrategyOption, UnknownOpsOption,
+    Option<"asyncCollectives", "async-collectives", "bool", "true",
+           "emit the async form (`_start` + `dtensor.wait` before the first "
+           "use) of every collective that compute can overlap">
+  ];
   let statistics = [
     Statistic<"numCollectives", "num-collectives",
-              "Number of collective ops created">
+              "Number of collective ops created">,
+    Statistic<"numAsync", "num-async-collectives",
+              "Number of collectives made asynchronous">
   ];
 }
 
@@ -174,6 +187,23 @@ def DTensorDDPSplit : Pass<"dtensor-ddp-split", "::mlir::ModuleOp"> {
     `dtensor.param` names, `bytes` their total, `ops` the ops the bucket
     holds); `report-format=text` prints one table per function.
 
+    A training step or gradient function (results: a 0-d float loss, then
+    one value per `dtensor.param` argument, as `dtensor-autodiff` makes
+    `@f_train_step` and `@f_grad`) is not outlined. Its buckets come from
+    its forward ops (those the loss depends on), the same as for `@f`; in
+    the backward, right after the op producing the last gradient of a
+    bucket that the plan reduces from `P(sum)` to `R`, the bucket's
+    gradients are flattened into one 1-D buffer (`tensor.collapse_shape`,
+    `tensor.concat`) and redistributed once to `R`; each gradient's reader
+    takes its slice back (`tensor.extract_slice`, `tensor.expand_shape`)
+    just before its first use. `dtensor-partition` turns that
+    redistribution into one `dtensor.all_reduce_start` with the wait before
+    the first reader. Every top-level op gets `dtensor.segment`:
+    `<f>_fwd_<i>`, `<f>_bwd_<i>` (the backward ending with bucket i's
+    all-reduce) or `<f>_update`. The report adds `training_step`, and per
+    bucket `segment`, `backward_segment`, `all_reduce_params` and
+    `all_reduce_bytes`.
+
     ```mlir
     // dtensor-opt --dtensor-ddp-split="bucket-cap-mb=4"
     func.func private @f_submod_0(%x: tensor<8x1024xf32> {dtensor.spec = ...},
@@ -188,7 +218,8 @@ def DTensorDDPSplit : Pass<"dtensor-ddp-split", "::mlir::ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::dtensor::DTensorDialect",
-                           "::mlir::func::FuncDialect"];
+                           "::mlir::func::FuncDialect",
+                           "::mlir::tensor::TensorDialect"];
   let options = [
     Option<"bucketCapMb", "bucket-cap-mb", "double", "25.0",
            "bucket capacity in MiB">,
@@ -206,7 +237,9 @@ def DTensorDDPSplit : Pass<"dtensor-ddp-split", "::mlir::ModuleOp"> {
               "Number of functions split into submodules">,
     Statistic<"numSubmodules", "num-submodules", "Number of submodules created">,
     Statistic<"numRecreated", "num-recreated",
-              "Number of created values recreated in a submodule">
+              "Number of created values recreated in a submodule">,
+    Statistic<"numGradientBuckets", "num-gradient-buckets",
+              "Number of flat gradient all-reduces placed in training steps">
   ];
 }
 
