@@ -50,6 +50,20 @@ if config.mpirun:
     config.substitutions.append(("%mpirun", mpirun))
 if config.dtrt_enable_cuda:
     config.available_features.add("dtrt-nccl")
+    config.available_features.add("dtrt-cuda")
+    # A visible NVIDIA GPU with a driver: the tests that run GPU code.
+    smi = shutil.which("nvidia-smi")
+    if smi and "GPU" in subprocess.run([smi, "-L"], capture_output=True, text=True).stdout:
+        config.available_features.add("cuda-gpu")
+    config.substitutions.append(("%cuda_include", os.path.join(config.dtrt_cuda_root, "include")))
+    config.substitutions.append(("%cuda_stub_libcuda", os.path.join(config.dtrt_cuda_root, "lib64", "stubs", "libcuda.so")))
+# Check prefixes that differ with and without the CUDA part or a GPU.
+config.substitutions.append(("%{cuda_enabled}", "ON" if config.dtrt_enable_cuda else "OFF"))
+config.substitutions.append(("%{cuda_gpu}", "GPU" if "cuda-gpu" in config.available_features else "NOGPU"))
+# Host programs compiled against the runtime's headers and linked with it.
+config.substitutions.append(("%cxx", config.cxx_compiler))
+config.substitutions.append(("%{dtrt_include}", os.path.join(config.dtensor_src_root, "runtime", "include")))
+config.substitutions.append(("%{dtrt_libdir}", os.path.join(config.dtensor_obj_root, "lib")))
 
 # dtensor-gpu-pipeline: the toolkit's ptxas assembles cubins (no GPU needed).
 if config.cuda_toolkit and os.path.exists(os.path.join(config.cuda_toolkit, "bin", "ptxas")):

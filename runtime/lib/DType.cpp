@@ -4,6 +4,8 @@
 
 #include "Error.h"
 
+#include "dtrt/dtrt_float16.h"
+
 #include <string>
 #include <type_traits>
 
@@ -52,7 +54,63 @@ template <typename T> MPI_Op wrappingSumOp() {
     op = MPI_SUM;
   return op;
 }
+/// A 16-bit float format: its conversions to and from float.
+struct Bf16Format {
+  static float load(uint16_t bits) { return dtrt_bf16_to_float(bits); }
+  static uint16_t store(float value) { return dtrt_float_to_bf16(value); }
+};
+struct F16Format {
+  static float load(uint16_t bits) { return dtrt_f16_to_float(bits); }
+  static uint16_t store(float value) { return dtrt_float_to_f16(value); }
+};
+
+/// Combines 16-bit floats in float and rounds the result back: MPI has no
+/// f16/bf16 types.
+template <typename Format, int32_t Op>
+void halfReduce(void *in, void *inout, int *len, MPI_Datatype *) {
+  const uint16_t *a = static_cast<const uint16_t *>(in);
+  uint16_t *b = static_cast<uint16_t *>(inout);
+  for (int i = 0; i < *len; ++i) {
+    float x = Format::load(a[i]), y = Format::load(b[i]);
+    float r = Op == DTRT_MAX   ? (x > y ? x : y)
+              : Op == DTRT_MIN ? (x < y ? x : y)
+                               : x + y;
+    b[i] = Format::store(r);
+  }
+}
+
+/// The user-defined MPI_Op of `Op` on a 16-bit float format.
+template <typename Format, int32_t Op> MPI_Op halfReduceOp() {
+  static MPI_Op op = MPI_OP_NULL;
+  if (op == MPI_OP_NULL)
+    MPI_Op_create(&halfReduce<Format, Op>, /*commute=*/1, &op);
+  return op;
+}
+
+template <typename Format> MPI_Op halfReduceOpFor(int32_t op) {
+  switch (op) {
+  case DTRT_MAX:
+    return halfReduceOp<Format, DTRT_MAX>();
+  case DTRT_MIN:
+    return halfReduceOp<Format, DTRT_MIN>();
+  default:
+    return halfReduceOp<Format, DTRT_SUM>();
+  }
+}
+
+template <typename Format>
+void divideHalves(void *buf, int64_t count, int64_t divisor) {
+  auto *values = static_cast<uint16_t *>(buf);
+  for (int64_t i = 0; i < count; ++i)
+    values[i] =
+        Format::store(Format::load(values[i]) / static_cast<float>(divisor));
+}
 } // namespace
+
+bool dtrt::isFloatDType(int32_t dtype) {
+  return dtype == DTRT_F32 || dtype == DTRT_F64 || dtype == DTRT_F16 ||
+         dtype == DTRT_BF16;
+}
 
 bool dtrt::isValidDType(int32_t dtype) {
   return dtype >= 0 && dtype < DTRT_NUM_DTYPES;
@@ -80,6 +138,10 @@ MPI_Datatype dtrt::dtypeToMpi(int32_t dtype) {
     return MPI_INT8_T;
   case DTRT_I16:
     return MPI_INT16_T;
+  case DTRT_F16:
+  case DTRT_BF16:
+    // Moved as 16-bit words, reduced by user-defined operations.
+    return MPI_UINT16_T;
   default:
     // i1 is a byte holding 0 or 1; the logical operations below keep it so.
     return MPI_UINT8_T;
@@ -106,8 +168,7 @@ int32_t dtrt::checkReduceOp(const char *caller, int32_t dtype, int32_t op) {
     return fail(DTRT_ERR_INVALID_ARGUMENT, std::string(caller) +
                                                ": unknown reduce op " +
                                                std::to_string(op));
-  bool isFloat = dtype == DTRT_F32 || dtype == DTRT_F64;
-  if (op == DTRT_AVG && !isFloat)
+  if (op == DTRT_AVG && !isFloatDType(dtype))
     return fail(DTRT_ERR_INVALID_ARGUMENT,
                 std::string(caller) + ": avg needs a float dtype, got " +
                     dtypeName(dtype));
@@ -126,6 +187,10 @@ MPI_Op dtrt::reduceOpToMpi(int32_t dtype, int32_t op) {
       return MPI_LXOR;
     }
   }
+  if (dtype == DTRT_BF16)
+    return halfReduceOpFor<Bf16Format>(op);
+  if (dtype == DTRT_F16)
+    return halfReduceOpFor<F16Format>(op);
   switch (op) {
   case DTRT_MAX:
     return MPI_MAX;
@@ -150,5 +215,9 @@ void dtrt::divideInPlace(void *buf, int64_t count, int32_t dtype,
     auto *values = static_cast<double *>(buf);
     for (int64_t i = 0; i < count; ++i)
       values[i] /= static_cast<double>(divisor);
+  } else if (dtype == DTRT_BF16) {
+    divideHalves<Bf16Format>(buf, count, divisor);
+  } else if (dtype == DTRT_F16) {
+    divideHalves<F16Format>(buf, count, divisor);
   }
 }

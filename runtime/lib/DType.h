@@ -18,6 +18,9 @@ namespace dtrt {
 /// Returns whether `dtype` is a known `dtrt_dtype`.
 bool isValidDType(int32_t dtype);
 
+/// Returns whether `dtype` is f32, f64, f16 or bf16.
+bool isFloatDType(int32_t dtype);
+
 /// Returns the size in bytes of one element of a valid `dtype`.
 size_t dtypeSize(int32_t dtype);
 

@@ -1,13 +1,20 @@
 //===- NcclBackend.cpp - Collectives on device buffers over NCCL ----------===//
 //
-// One NCCL communicator per mesh-axis group, created on the group's first
-// collective: group rank 0 gets an ncclUniqueId, broadcasts it over the
-// group's MPI communicator, and every member calls ncclCommInitRank with its
-// group rank. Only the members of a group take part, so creating it lazily
-// cannot deadlock the rest of the world.
+// One NCCL communicator per mesh-axis group, all created by dtrt_nccl_init in
+// the same mask order on every rank (meshes of up to
+// CommGroups::kEagerMaxAxes axes; larger ones create a group on its first
+// collective, collective over the world as CommGroups): group rank 0 gets an
+// ncclUniqueId, broadcasts it over the group's MPI communicator, and every
+// member calls ncclCommInitRank with its group rank.
+//
+// The device is the one dtrt_cuda_init chose, and the compute stream is the
+// runtime's. Comm spans are timed with CUDA events on the communication
+// stream and recorded once they finished (at a synchronisation or when the
+// trace is written).
 //
 //===----------------------------------------------------------------------===//
 
+#include "dtrt/dtrt_cuda.h"
 #include "dtrt/dtrt_nccl.h"
 
 #include "CommGroups.h"
@@ -15,6 +22,8 @@
 #include "Error.h"
 #include "Runtime.h"
 #include "Tracing.h"
+#include "gpu/GpuTypes.h"
+#include "gpu/HandlePool.h"
 
 #include <cuda_runtime_api.h>
 #include <mpi.h>
@@ -22,6 +31,7 @@
 
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 using namespace dtrt;
 
@@ -69,11 +79,12 @@ struct NcclGroup {
   int32_t rank = 0;
 };
 
-/// A started collective: its completion event and its comm span.
-struct NcclRequest {
-  cudaEvent_t done = nullptr;
+/// A collective on the communication stream: the events around it (`done`
+/// is also what dtrt_nccl_wait makes the compute stream wait for) and its
+/// comm span.
+struct NcclSpan {
+  cudaEvent_t start = nullptr, done = nullptr;
   const char *name = "";
-  double startUs = 0.0;
   int64_t bytes = 0;
   uint64_t axesMask = 0;
 };
@@ -82,13 +93,20 @@ struct NcclState {
   bool initialised = false;
   int device = 0;
   cudaStream_t commStream = nullptr;
-  /// Null is the legacy default stream.
+  /// The runtime's compute stream unless dtrt_nccl_set_compute_stream
+  /// changed it (null is the legacy default stream).
   cudaStream_t computeStream = nullptr;
   /// Recorded on the compute stream before each collective.
   cudaEvent_t computeReady = nullptr;
+  /// Recorded on the communication stream at dtrt_nccl_init, at host time
+  /// `epochUs`: span times are measured from it.
+  cudaEvent_t epoch = nullptr;
+  double epochUs = 0.0;
   std::unordered_map<uint64_t, NcclGroup> groups;
-  std::unordered_map<int64_t, NcclRequest> requests;
-  int64_t nextRequest = 1;
+  RequestTable<NcclSpan> requests;
+  /// Collectives whose spans are recorded once their events completed.
+  std::vector<NcclSpan> unrecorded;
+  HandlePool<cudaEvent_t> events;
 };
 
 NcclState &nccl() {
@@ -141,30 +159,64 @@ int32_t toNcclType(const char *api, int32_t dtype, bool reducing,
     type = ncclUint8;
     return DTRT_OK;
   }
-  switch (dtype) {
-  case DTRT_F32:
-    type = ncclFloat32;
-    return DTRT_OK;
-  case DTRT_F64:
-    type = ncclFloat64;
-    return DTRT_OK;
-  case DTRT_I32:
-    type = ncclInt32;
-    return DTRT_OK;
-  case DTRT_I64:
-    type = ncclInt64;
-    return DTRT_OK;
-  case DTRT_I8:
-    type = ncclInt8;
-    return DTRT_OK;
-  case DTRT_I1:
-    type = ncclUint8;
-    return DTRT_OK;
-  default:
+  std::optional<ncclDataType_t> mapped = ncclTypeOf(dtype);
+  if (!mapped)
     return fail(DTRT_ERR_INVALID_ARGUMENT, std::string(api) + ": NCCL has no " +
                                                dtypeName(dtype) +
                                                " reductions");
+  type = *mapped;
+  return DTRT_OK;
+}
+
+int32_t createTimingEvent(cudaEvent_t &event) {
+  DTRT_CUDA_CHECK(cudaEventCreate, &event);
+  return DTRT_OK;
+}
+
+int32_t destroyEvent(cudaEvent_t event) {
+  DTRT_CUDA_CHECK(cudaEventDestroy, event);
+  return DTRT_OK;
+}
+
+/// Waits for the collective of `span`, records its comm span on the device's
+/// timeline (moved to the host's through the epoch event) and returns its
+/// events to the pool.
+int32_t recordDeviceSpan(const NcclSpan &span) {
+  NcclState &state = nccl();
+  float startMs = 0.0f, endMs = 0.0f;
+  cudaError_t error = cudaEventSynchronize(span.done);
+  const char *call = "cudaEventSynchronize";
+  if (error == cudaSuccess) {
+    call = "cudaEventElapsedTime";
+    error = cudaEventElapsedTime(&startMs, state.epoch, span.start);
   }
+  if (error == cudaSuccess)
+    error = cudaEventElapsedTime(&endMs, state.epoch, span.done);
+  state.events.release(span.start);
+  state.events.release(span.done);
+  if (error != cudaSuccess)
+    return cudaFail(call, error);
+  recordSpan(span.name, DTRT_SPAN_COMM, state.epochUs + 1000.0 * startMs,
+             state.epochUs + 1000.0 * endMs, span.bytes, span.axesMask);
+  return DTRT_OK;
+}
+
+/// Records the spans of every collective waited on so far.
+int32_t recordUnrecordedSpans() {
+  std::vector<NcclSpan> spans;
+  spans.swap(nccl().unrecorded);
+  int32_t status = DTRT_OK;
+  for (const NcclSpan &span : spans) {
+    int32_t recorded = recordDeviceSpan(span);
+    if (status == DTRT_OK)
+      status = recorded;
+  }
+  return status;
+}
+
+void flushSpansForTrace() {
+  if (nccl().initialised)
+    recordUnrecordedSpans();
 }
 
 int32_t toNcclOp(const char *api, int32_t dtype, int32_t op,
@@ -199,8 +251,8 @@ int32_t checkCount(const char *api, int64_t count, bool hasBuffers) {
 }
 
 /// Orders the communication stream after the compute stream, lets
-/// `enqueue(group, stream)` issue the NCCL calls, then either waits for them
-/// (`request` null) or records a completion event as a new request.
+/// `enqueue(group, stream)` issue the NCCL calls between two timing events,
+/// then either waits for them (`request` null) or stores a new request.
 template <typename Enqueue>
 int32_t runCollective(const char *api, const char *spanName, uint64_t axesMask,
                       int64_t bytes, int64_t *request, Enqueue enqueue) {
@@ -208,29 +260,32 @@ int32_t runCollective(const char *api, const char *spanName, uint64_t axesMask,
   NcclState &state = nccl();
   const NcclGroup *group = nullptr;
   DTRT_RETURN_IF_ERROR(getGroup(api, axesMask, group));
-  double startUs = nowUs();
   DTRT_CUDA_CHECK(cudaEventRecord, state.computeReady, state.computeStream);
   DTRT_CUDA_CHECK(cudaStreamWaitEvent, state.commStream, state.computeReady, 0);
-  DTRT_RETURN_IF_ERROR(enqueue(*group, state.commStream));
-  if (!request) {
-    DTRT_CUDA_CHECK(cudaStreamSynchronize, state.commStream);
-    recordSpan(spanName, DTRT_SPAN_COMM, startUs, nowUs(), bytes, axesMask);
-    return DTRT_OK;
+  NcclSpan span;
+  span.name = spanName;
+  span.bytes = bytes;
+  span.axesMask = axesMask;
+  DTRT_RETURN_IF_ERROR(state.events.acquire(span.start, createTimingEvent));
+  int32_t status = state.events.acquire(span.done, createTimingEvent);
+  if (status != DTRT_OK) {
+    state.events.release(span.start);
+    return status;
   }
-  NcclRequest pending;
-  pending.name = spanName;
-  pending.startUs = startUs;
-  pending.bytes = bytes;
-  pending.axesMask = axesMask;
-  DTRT_CUDA_CHECK(cudaEventCreateWithFlags, &pending.done,
-                  cudaEventDisableTiming);
-  cudaError_t recorded = cudaEventRecord(pending.done, state.commStream);
-  if (recorded != cudaSuccess) {
-    cudaEventDestroy(pending.done);
-    return cudaFail("cudaEventRecord", recorded);
+  cudaError_t error = cudaEventRecord(span.start, state.commStream);
+  if (error == cudaSuccess) {
+    status = enqueue(*group, state.commStream);
+    if (status == DTRT_OK)
+      error = cudaEventRecord(span.done, state.commStream);
   }
-  *request = state.nextRequest++;
-  state.requests.emplace(*request, pending);
+  if (error != cudaSuccess || status != DTRT_OK) {
+    state.events.release(span.start);
+    state.events.release(span.done);
+    return status != DTRT_OK ? status : cudaFail("cudaEventRecord", error);
+  }
+  if (!request)
+    return recordDeviceSpan(span);
+  *request = state.requests.add(span);
   return DTRT_OK;
 }
 
@@ -296,42 +351,57 @@ int32_t dtrt_nccl_init(void) {
   NcclState &state = nccl();
   if (state.initialised)
     return fail(DTRT_ERR_STATE, "dtrt_nccl_init: already initialised");
-  // One device per rank of a node: the node-local rank picks it.
-  MPI_Comm node;
-  DTRT_MPI_CHECK(MPI_Comm_split_type, runtime().world, MPI_COMM_TYPE_SHARED,
-                 runtime().rank, MPI_INFO_NULL, &node);
-  int localRank = 0;
-  int rc = MPI_Comm_rank(node, &localRank);
-  MPI_Comm_free(&node);
-  if (rc != MPI_SUCCESS)
-    return mpiFail("MPI_Comm_rank", rc);
-  int devices = 0;
-  DTRT_CUDA_CHECK(cudaGetDeviceCount, &devices);
-  state.device = localRank % devices;
+  // The device (node-local rank mod device count) and compute stream are
+  // the CUDA part's; the CUDA runtime then shares its primary context.
+  DTRT_RETURN_IF_ERROR(dtrt_cuda_init());
+  int32_t device = 0;
+  void *computeStream = nullptr;
+  DTRT_RETURN_IF_ERROR(dtrt_cuda_device(&device));
+  DTRT_RETURN_IF_ERROR(dtrt_cuda_compute_stream(&computeStream));
+  state.device = device;
+  state.computeStream = static_cast<cudaStream_t>(computeStream);
   DTRT_CUDA_CHECK(cudaSetDevice, state.device);
   DTRT_CUDA_CHECK(cudaStreamCreateWithFlags, &state.commStream,
                   cudaStreamNonBlocking);
   DTRT_CUDA_CHECK(cudaEventCreateWithFlags, &state.computeReady,
                   cudaEventDisableTiming);
+  DTRT_CUDA_CHECK(cudaEventCreate, &state.epoch);
+  DTRT_CUDA_CHECK(cudaEventRecord, state.epoch, state.commStream);
+  DTRT_CUDA_CHECK(cudaEventSynchronize, state.epoch);
+  state.epochUs = nowUs();
   state.initialised = true;
+  setPendingSpanFlusher(flushSpansForTrace);
+  // Every group now, in the same mask order on every rank: the first
+  // collective of the step then does not pay for it.
+  const Runtime &rt = runtime();
+  if (rt.shape.size() <= CommGroups::kEagerMaxAxes) {
+    const NcclGroup *group = nullptr;
+    for (uint64_t mask = 0; mask < (uint64_t(1) << rt.shape.size()); ++mask)
+      DTRT_RETURN_IF_ERROR(getGroup("dtrt_nccl_init", mask, group));
+  }
   return DTRT_OK;
 }
 
 int32_t dtrt_nccl_finalize(void) {
   DTRT_RETURN_IF_ERROR(requireNccl("dtrt_nccl_finalize"));
   NcclState &state = nccl();
-  state.initialised = false;
   DTRT_CUDA_CHECK(cudaStreamSynchronize, state.commStream);
-  for (auto &entry : state.requests)
-    DTRT_CUDA_CHECK(cudaEventDestroy, entry.second.done);
-  state.requests.clear();
+  for (NcclSpan &span : state.requests.takeAll())
+    state.unrecorded.push_back(span);
+  int32_t recorded = recordUnrecordedSpans();
+  state.initialised = false;
+  setPendingSpanFlusher(nullptr);
+  DTRT_RETURN_IF_ERROR(recorded);
   for (auto &entry : state.groups)
     DTRT_NCCL_CHECK(ncclCommDestroy, entry.second.comm);
   state.groups.clear();
+  DTRT_RETURN_IF_ERROR(state.events.drain(destroyEvent));
+  DTRT_CUDA_CHECK(cudaEventDestroy, state.epoch);
   DTRT_CUDA_CHECK(cudaEventDestroy, state.computeReady);
   DTRT_CUDA_CHECK(cudaStreamDestroy, state.commStream);
   state.commStream = nullptr;
   state.computeReady = nullptr;
+  state.epoch = nullptr;
   return DTRT_OK;
 }
 
@@ -453,29 +523,22 @@ int32_t dtrt_nccl_reduce_scatter_start(const void *in, void *out,
 int32_t dtrt_nccl_wait(int64_t request) {
   DTRT_RETURN_IF_ERROR(requireNccl("dtrt_nccl_wait"));
   NcclState &state = nccl();
-  auto it = state.requests.find(request);
-  if (it == state.requests.end())
+  std::optional<NcclSpan> pending = state.requests.take(request);
+  if (!pending)
     return fail(DTRT_ERR_INVALID_ARGUMENT,
                 "dtrt_nccl_wait: unknown or completed request " +
                     std::to_string(request));
-  NcclRequest pending = it->second;
-  state.requests.erase(it);
-  cudaError_t waited =
-      cudaStreamWaitEvent(state.computeStream, pending.done, 0);
-  cudaError_t destroyed = cudaEventDestroy(pending.done);
-  if (waited != cudaSuccess)
-    return cudaFail("cudaStreamWaitEvent", waited);
-  if (destroyed != cudaSuccess)
-    return cudaFail("cudaEventDestroy", destroyed);
-  recordSpan(pending.name, DTRT_SPAN_COMM, pending.startUs, nowUs(),
-             pending.bytes, pending.axesMask);
+  // The span is recorded at the next synchronisation: the host must not
+  // block here.
+  state.unrecorded.push_back(*pending);
+  DTRT_CUDA_CHECK(cudaStreamWaitEvent, state.computeStream, pending->done, 0);
   return DTRT_OK;
 }
 
 int32_t dtrt_nccl_synchronize(void) {
   DTRT_RETURN_IF_ERROR(requireNccl("dtrt_nccl_synchronize"));
   DTRT_CUDA_CHECK(cudaStreamSynchronize, nccl().commStream);
-  return DTRT_OK;
+  return recordUnrecordedSpans();
 }
 
 } // extern "C"

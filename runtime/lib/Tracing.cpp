@@ -44,6 +44,8 @@ Trace &trace() {
   return state;
 }
 
+void (*pendingSpanFlusher)() = nullptr;
+
 void appendEscaped(std::string &out, const std::string &text) {
   for (unsigned char c : text) {
     switch (c) {
@@ -134,6 +136,10 @@ int32_t writeFile(const char *path, const std::string &events,
 }
 } // namespace
 
+void dtrt::setPendingSpanFlusher(void (*flush)()) {
+  pendingSpanFlusher = flush;
+}
+
 double dtrt::nowUs() { return (MPI_Wtime() - runtime().epoch) * 1e6; }
 
 void dtrt::recordSpan(const char *name, int32_t kind, double startUs,
@@ -195,6 +201,8 @@ int32_t dtrt_trace_clear(void) {
 
 int32_t dtrt_trace_write(const char *path) {
   DTRT_RETURN_IF_ERROR(requireInit("dtrt_trace_write"));
+  if (pendingSpanFlusher)
+    pendingSpanFlusher();
   const Runtime &rt = runtime();
   std::string local = serializeSpans(rt.rank);
   int64_t localSize = static_cast<int64_t>(local.size());

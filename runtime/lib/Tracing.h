@@ -27,6 +27,10 @@ void recordSpan(const char *name, int32_t kind, double startUs, double endUs,
 /// Drops every recorded and open span.
 void clearTrace();
 
+/// Sets the function dtrt_trace_write calls first, so that a backend whose
+/// spans are timed on the device (CUDA events) records the finished ones.
+void setPendingSpanFlusher(void (*flush)());
+
 /// Records a comm span around a synchronous collective.
 class CommSpan {
 public:

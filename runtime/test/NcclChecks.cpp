@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dtrt/dtrt_float16.h"
 #include "dtrt/dtrt_nccl.h"
 
 #include <cuda_runtime_api.h>
@@ -101,6 +102,34 @@ int64_t runDeviceChecks(uint64_t worldMask, int64_t &checks) {
   return failures;
 }
 
+/// A sum all-reduce of 16-bit floats (bf16 or f16, converted by `store` and
+/// `load`) over the world; small integers, so every sum is exact.
+int64_t checkHalfAllReduce(int32_t dtype, uint16_t (*store)(float),
+                           float (*load)(uint16_t), uint64_t worldMask) {
+  const int64_t count = 300;
+  int32_t rank = dtrt_rank(), size = dtrt_world_size();
+  std::vector<uint16_t> host(count);
+  for (int64_t i = 0; i < count; ++i)
+    host[i] = store(static_cast<float>(rank + i % 13));
+  void *device = nullptr;
+  check(cudaMalloc(&device, count * 2) == cudaSuccess, "cudaMalloc");
+  check(cudaMemcpy(device, host.data(), count * 2, cudaMemcpyHostToDevice) ==
+            cudaSuccess,
+        "cudaMemcpy");
+  check(dtrt_nccl_all_reduce(device, device, count, dtype, DTRT_SUM,
+                             worldMask) == DTRT_OK,
+        "dtrt_nccl_all_reduce (16-bit)");
+  check(cudaMemcpy(host.data(), device, count * 2, cudaMemcpyDeviceToHost) ==
+            cudaSuccess,
+        "cudaMemcpy");
+  cudaFree(device);
+  int64_t wrong = 0;
+  for (int64_t i = 0; i < count; ++i)
+    wrong += load(host[i]) !=
+             static_cast<float>(size * (i % 13) + size * (size - 1) / 2);
+  return wrong;
+}
+
 } // namespace
 
 int runNcclChecks(const std::vector<int64_t> &shape) {
@@ -122,6 +151,11 @@ int runNcclChecks(const std::vector<int64_t> &shape) {
   }
   int64_t checks = 0;
   int64_t failures = runDeviceChecks(worldMask, checks);
+  failures += checkHalfAllReduce(DTRT_BF16, dtrt_float_to_bf16,
+                                 dtrt_bf16_to_float, worldMask);
+  failures += checkHalfAllReduce(DTRT_F16, dtrt_float_to_f16, dtrt_f16_to_float,
+                                 worldMask);
+  checks += 2;
   check(dtrt_nccl_finalize() == DTRT_OK, "dtrt_nccl_finalize");
   int64_t total = 0;
   check(dtrt_all_reduce(&failures, &total, 1, DTRT_I64, DTRT_SUM, worldMask) ==

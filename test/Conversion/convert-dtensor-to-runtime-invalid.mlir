@@ -1,24 +1,24 @@
 // RUN: dtensor-opt %s --convert-dtensor-to-runtime -split-input-file -verify-diagnostics
 
-// The runtime has no bf16 dtype.
+// The runtime has no 8-bit float dtype.
 dtensor.mesh @mesh = <["x" = 4]>
-func.func @bf16(%x: tensor<8xbf16>) -> tensor<8xbf16> {
-  // expected-error @+2 {{'dtensor.all_reduce' op element type 'bf16' is not supported by the runtime (it has f32, f64, i1, i8, i16, i32, i64 and index)}}
+func.func @f8(%x: tensor<8xf8E4M3FN>) -> tensor<8xf8E4M3FN> {
+  // expected-error @+2 {{'dtensor.all_reduce' op element type 'f8E4M3FN' is not supported by the runtime (it has f32, f64, f16, bf16, i1, i8, i16, i32, i64 and index)}}
   // expected-error @+1 {{failed to legalize operation 'dtensor.all_reduce' that was explicitly marked illegal}}
-  %y = dtensor.all_reduce %x on @mesh axes [0] reduce sum : tensor<8xbf16> -> tensor<8xbf16>
-  return %y : tensor<8xbf16>
+  %y = dtensor.all_reduce %x on @mesh axes [0] reduce sum : tensor<8xf8E4M3FN> -> tensor<8xf8E4M3FN>
+  return %y : tensor<8xf8E4M3FN>
 }
 
 // -----
 
 // The async form is checked like the synchronous one.
 dtensor.mesh @mesh = <["x" = 4]>
-func.func @f16_start(%x: tensor<8xf16>) -> tensor<32xf16> {
-  // expected-error @+2 {{'dtensor.all_gather_start' op element type 'f16' is not supported by the runtime (it has f32, f64, i1, i8, i16, i32, i64 and index)}}
+func.func @f8_start(%x: tensor<8xf8E5M2>) -> tensor<32xf8E5M2> {
+  // expected-error @+2 {{'dtensor.all_gather_start' op element type 'f8E5M2' is not supported by the runtime (it has f32, f64, f16, bf16, i1, i8, i16, i32, i64 and index)}}
   // expected-error @+1 {{failed to legalize operation 'dtensor.all_gather_start' that was explicitly marked illegal}}
-  %r = dtensor.all_gather_start %x on @mesh axes [0] gather_dim 0 : tensor<8xf16> -> !dtensor.request<tensor<32xf16>>
-  %y = dtensor.wait %r : !dtensor.request<tensor<32xf16>>
-  return %y : tensor<32xf16>
+  %r = dtensor.all_gather_start %x on @mesh axes [0] gather_dim 0 : tensor<8xf8E5M2> -> !dtensor.request<tensor<32xf8E5M2>>
+  %y = dtensor.wait %r : !dtensor.request<tensor<32xf8E5M2>>
+  return %y : tensor<32xf8E5M2>
 }
 
 // -----

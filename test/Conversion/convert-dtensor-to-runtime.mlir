@@ -142,3 +142,17 @@ func.func @segments(%a: tensor<4xf32>) -> tensor<4xf32> {
   %d = linalg.sub {dtensor.segment = "f_bwd"} ins(%x, %a : tensor<4xf32>, tensor<4xf32>) outs(%a : tensor<4xf32>) -> tensor<4xf32>
   return %d : tensor<4xf32>
 }
+
+// -----
+
+// 16-bit floats pass their dtrt codes: bf16 is 8, f16 is 7 (avg included:
+// the runtime averages every float type).
+// CHECK-LABEL: func.func @half_floats
+// CHECK: call @dtrt_all_reduce(%{{.*}}, %{{.*}}, %c8_i64, %c8_i32, %c1_i32, %c1_i64)
+// CHECK: call @dtrt_all_gather(%{{.*}}, %{{.*}}, %c8_i64, %c7_i32, %c1_i64)
+dtensor.mesh @mesh = <["x" = 4]>
+func.func @half_floats(%x: tensor<8xbf16>, %h: tensor<8xf16>) -> (tensor<8xbf16>, tensor<32xf16>) {
+  %y = dtensor.all_reduce %x on @mesh axes [0] reduce avg : tensor<8xbf16> -> tensor<8xbf16>
+  %g = dtensor.all_gather %h on @mesh axes [0] gather_dim 0 : tensor<8xf16> -> tensor<32xf16>
+  return %y, %g : tensor<8xbf16>, tensor<32xf16>
+}

@@ -47,9 +47,25 @@ bool compareInteger(T x, T y, double &absErr, double &relErr) {
 }
 } // namespace
 
+Tolerance dtensor_run::defaultTolerance(dtrt_dtype dtype) {
+  switch (dtype) {
+  case DTRT_F16:
+    return {1e-2, 1e-3};
+  case DTRT_BF16:
+    return {5e-2, 1e-2};
+  default:
+    return {1e-4, 1e-5};
+  }
+}
+
 void dtensor_run::compareArrays(size_t output, const HostArray &actual,
-                                const HostArray &expected, double rtol,
-                                double atol, CompareResult &result) {
+                                const HostArray &expected,
+                                std::optional<double> givenRtol,
+                                std::optional<double> givenAtol,
+                                CompareResult &result) {
+  Tolerance tolerance = defaultTolerance(actual.dtype);
+  double rtol = givenRtol.value_or(tolerance.rtol);
+  double atol = givenAtol.value_or(tolerance.atol);
   if (actual.shape != expected.shape || actual.dtype != expected.dtype) {
     result.ok = false;
     if (result.shapeError.empty())
@@ -68,8 +84,8 @@ void dtensor_run::compareArrays(size_t output, const HostArray &actual,
       T x = actual.get<T>(i), y = expected.get<T>(i);
       double absErr, relErr;
       bool pass;
-      if constexpr (std::is_floating_point_v<T>)
-        pass = compareFloat(x, y, rtol, atol, absErr, relErr);
+      if constexpr (isFloatElement<T>)
+        pass = compareFloat<double>(x, y, rtol, atol, absErr, relErr);
       else
         pass = compareInteger(x, y, absErr, relErr);
       result.maxAbsErr = std::max(result.maxAbsErr, absErr);
@@ -87,8 +103,9 @@ void dtensor_run::compareArrays(size_t output, const HostArray &actual,
 
 CompareResult
 dtensor_run::compareOutputs(const std::vector<HostArray> &actual,
-                            const std::vector<HostArray> &expected, double rtol,
-                            double atol) {
+                            const std::vector<HostArray> &expected,
+                            std::optional<double> rtol,
+                            std::optional<double> atol) {
   CompareResult result;
   for (size_t i = 0; i < actual.size() && i < expected.size(); ++i)
     compareArrays(i, actual[i], expected[i], rtol, atol, result);

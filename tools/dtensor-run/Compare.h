@@ -35,16 +35,28 @@ struct CompareResult {
   std::string shapeError;
 };
 
+/// The tolerances of --check for floats of one dtype.
+struct Tolerance {
+  double rtol, atol;
+};
+
+/// The default tolerances of `dtype`: 1e-4/1e-5 for f32 and f64, 1e-2/1e-3
+/// for f16 and 5e-2/1e-2 for bf16 (8 significant bits: partitioned and
+/// one-rank runs round their partial sums in different orders, several
+/// ulps apart).
+Tolerance defaultTolerance(dtrt_dtype dtype);
+
 /// Compares output `output` (`actual`) with `expected` and folds the
-/// outcome into `result`.
+/// outcome into `result`. A tolerance not given is the dtype's default.
 void compareArrays(size_t output, const HostArray &actual,
-                   const HostArray &expected, double rtol, double atol,
-                   CompareResult &result);
+                   const HostArray &expected, std::optional<double> rtol,
+                   std::optional<double> atol, CompareResult &result);
 
 /// Compares every output.
 CompareResult compareOutputs(const std::vector<HostArray> &actual,
                              const std::vector<HostArray> &expected,
-                             double rtol, double atol);
+                             std::optional<double> rtol,
+                             std::optional<double> atol);
 
 /// "check: PASS max_abs_err=<e> max_rel_err=<e>" (or FAIL), then on failure
 /// a line naming the first element that differs, e.g.

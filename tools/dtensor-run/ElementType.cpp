@@ -23,7 +23,11 @@ std::optional<dtrt_dtype> dtensor_run::dtypeFromName(const std::string &name) {
 
 std::string dtensor_run::supportedNpyDescrs() {
   std::string list;
-  for (const ElementTypeInfo &info : kElementTypes)
+  for (const ElementTypeInfo &info : kElementTypes) {
     list += (list.empty() ? "" : ", ") + std::string(info.npyDescr);
+    // NumPy has no bfloat16: its raw bits are uint16.
+    if (info.dtype == DTRT_BF16)
+      list += " (bf16 bits)";
+  }
   return list;
 }

@@ -99,7 +99,7 @@ uint64_t mix(uint64_t x) {
 template <typename T>
 T randomElement(uint64_t seed, uint64_t argIndex, uint64_t flat, double bound) {
   uint64_t h = mix(mix(mix(seed) ^ argIndex) ^ flat);
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (isFloatElement<T>) {
     double unit = static_cast<double>(h >> 11) * 0x1.0p-53; // [0, 1)
     return static_cast<T>((2 * unit - 1) * bound);
   } else {
@@ -153,7 +153,7 @@ T splitValue(T x, ReduceOp op, int64_t c, int64_t k, bool isBool,
     if (isBool) // or / and
       return static_cast<T>(op == ReduceOp::Min);
     T d = noise(c);
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (isFloatElement<T>) {
       d = std::abs(d);
       return op == ReduceOp::Max ? x - d : x + d;
     } else {
@@ -176,7 +176,7 @@ T splitValue(T x, ReduceOp op, int64_t c, int64_t k, bool isBool,
   }
   // Coordinate 0: the value less the other ranks' noise, so that the parts
   // add up to the value (sum) or average to it (avg).
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (isFloatElement<T>) {
     double others = 0;
     for (int64_t j = 1; j < k; ++j)
       others += static_cast<double>(noise(j));
@@ -303,7 +303,7 @@ std::optional<ReduceOp> partialReduction(const TensorLayout &layout,
 /// go through `Acc`, which is double).
 template <typename T, typename Acc>
 void combine(Acc &acc, T x, ReduceOp op, bool isBool) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (isFloatElement<T>) {
     if (op == ReduceOp::Sum || op == ReduceOp::Avg)
       acc += x;
     else if (std::isnan(acc) || std::isnan(x))
@@ -328,7 +328,7 @@ template <typename T>
 HostArray assembleTyped(const TensorLayout &layout,
                         llvm::ArrayRef<int64_t> mesh,
                         const std::vector<HostArray> &locals) {
-  using Acc = std::conditional_t<std::is_floating_point_v<T>, double, T>;
+  using Acc = std::conditional_t<isFloatElement<T>, double, T>;
   int64_t partialRanks;
   std::optional<ReduceOp> reduce = partialReduction(layout, mesh, partialRanks);
   HostArray g(layout.dtype, layout.shape);
@@ -360,7 +360,7 @@ HostArray assembleTyped(const TensorLayout &layout,
   }
   for (int64_t i = 0; i < n; ++i) {
     Acc v = acc[i];
-    if constexpr (std::is_floating_point_v<T>)
+    if constexpr (isFloatElement<T>)
       if (reduce == ReduceOp::Avg)
         v /= partialRanks;
     g.set<T>(i, static_cast<T>(v));
@@ -381,14 +381,14 @@ std::string dtensor_run::formatElement(const HostArray &a, int64_t i) {
   return visitDType(a.dtype, [&](auto tag) -> std::string {
     using T = decltype(tag);
     T v = a.get<T>(i);
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (isFloatElement<T>) {
       if (std::isnan(v))
         return "nan";
       if (std::isinf(v))
         return v > 0 ? "inf" : "-inf";
       char buf[64];
       std::snprintf(buf, sizeof(buf), "%.*g",
-                    std::numeric_limits<T>::max_digits10,
+                    maxDigits10<T>(),
                     static_cast<double>(v));
       return buf;
     } else {

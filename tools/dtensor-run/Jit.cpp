@@ -73,9 +73,10 @@ std::vector<int64_t> descriptor(void *data, llvm::ArrayRef<int64_t> shape) {
   return d;
 }
 
-/// Copies the (possibly strided) memref described by `words` into a
-/// row-major host array of `dtype`.
-HostArray copyResult(const int64_t *words, int64_t rank, dtrt_dtype dtype) {
+} // namespace
+
+HostArray dtensor_run::copyStridedResult(const int64_t *words, int64_t rank,
+                                         dtrt_dtype dtype) {
   const char *aligned = reinterpret_cast<const char *>(words[1]);
   int64_t offset = words[2];
   std::vector<int64_t> shape(words + 3, words + 3 + rank);
@@ -96,11 +97,14 @@ HostArray copyResult(const int64_t *words, int64_t rank, dtrt_dtype dtype) {
   }
   return a;
 }
-} // namespace
 
-std::vector<HostArray> dtensor_run::callEntry(
-    ExecutionEngine &engine, StringRef entry, std::vector<HostArray> &inputs,
-    const std::vector<TensorLayout> &results, int iters, double &seconds) {
+namespace {} // namespace
+
+std::vector<int64_t>
+dtensor_run::invokeEntry(ExecutionEngine &engine, StringRef entry,
+                         llvm::ArrayRef<void *> data,
+                         const std::vector<HostArray> &inputs,
+                         const std::vector<TensorLayout> &results) {
   // Results: a struct of descriptors, one per result.
   size_t words = 0;
   for (const TensorLayout &r : results)
@@ -109,8 +113,8 @@ std::vector<HostArray> dtensor_run::callEntry(
   void *resultPtr = resultBuf.data();
   std::vector<std::vector<int64_t>> descs;
   std::vector<void *> descPtrs;
-  for (HostArray &a : inputs)
-    descs.push_back(descriptor(a.data.data(), a.shape));
+  for (auto [ptr, a] : llvm::zip(data, inputs))
+    descs.push_back(descriptor(ptr, a.shape));
   for (auto &d : descs)
     descPtrs.push_back(d.data());
   std::vector<void *> args;
@@ -119,6 +123,17 @@ std::vector<HostArray> dtensor_run::callEntry(
   for (void *&p : descPtrs)
     args.push_back(&p);
   std::string name = ("_mlir_ciface_" + entry).str();
+  if (llvm::Error err = engine.invokePacked(name, args))
+    fail("calling @" + entry + " failed: " + llvm::toString(std::move(err)));
+  return resultBuf;
+}
+
+std::vector<HostArray> dtensor_run::callEntry(
+    ExecutionEngine &engine, StringRef entry, std::vector<HostArray> &inputs,
+    const std::vector<TensorLayout> &results, int iters, double &seconds) {
+  std::vector<void *> data;
+  for (HostArray &a : inputs)
+    data.push_back(a.data.data());
   // The compiled function may write into its argument buffers (bufferized
   // in place): every call after the first gets the inputs back first, out
   // of the timed part, so that each call computes on the same inputs.
@@ -126,14 +141,14 @@ std::vector<HostArray> dtensor_run::callEntry(
   if (iters > 1)
     pristine = inputs;
   seconds = 0;
+  std::vector<int64_t> resultBuf;
   for (int it = 0; it < std::max(1, iters); ++it) {
     if (it > 0)
       for (auto [a, p] : llvm::zip(inputs, pristine))
         std::memcpy(a.data.data(), p.data.data(), a.data.size());
     auto t0 = std::chrono::steady_clock::now();
     dtrt_span_begin(entry.str().c_str(), DTRT_SPAN_COMPUTE);
-    if (llvm::Error err = engine.invokePacked(name, args))
-      fail("calling @" + entry + " failed: " + llvm::toString(std::move(err)));
+    resultBuf = invokeEntry(engine, entry, data, inputs, results);
     dtrt_span_end();
     auto t1 = std::chrono::steady_clock::now();
     double s = std::chrono::duration<double>(t1 - t0).count();
@@ -143,7 +158,7 @@ std::vector<HostArray> dtensor_run::callEntry(
   size_t w = 0;
   for (const TensorLayout &r : results) {
     int64_t rank = static_cast<int64_t>(r.shape.size());
-    out.push_back(copyResult(resultBuf.data() + w, rank, r.dtype));
+    out.push_back(copyStridedResult(resultBuf.data() + w, rank, r.dtype));
     w += 3 + 2 * rank;
   }
   return out;

@@ -44,6 +44,20 @@ std::vector<HostArray> callEntry(mlir::ExecutionEngine &engine,
                                  const std::vector<TensorLayout> &results,
                                  int iters, double &seconds);
 
+/// Calls `entry` once with argument i's data at `data[i]` (host or device
+/// memory; its shape is that of `inputs[i]`); returns the result
+/// descriptors (3 + 2 * rank words each, in the order of `results`).
+std::vector<int64_t> invokeEntry(mlir::ExecutionEngine &engine,
+                                 llvm::StringRef entry,
+                                 llvm::ArrayRef<void *> data,
+                                 const std::vector<HostArray> &inputs,
+                                 const std::vector<TensorLayout> &results);
+
+/// Copies the (possibly strided) host memref described by `words` into a
+/// row-major host array of `dtype`.
+HostArray copyStridedResult(const int64_t *words, int64_t rank,
+                            dtrt_dtype dtype);
+
 } // namespace dtensor_run
 
 #endif // DTENSOR_TOOLS_DTENSOR_RUN_JIT_H

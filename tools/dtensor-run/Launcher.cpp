@@ -2,6 +2,8 @@
 
 #include "Launcher.h"
 
+#include "DeviceCall.h"
+
 #include "Npy.h"
 #include "Program.h"
 #include "Train.h"
@@ -46,18 +48,17 @@ void validateOptions(const Options &options) {
       options.strategy != "exact")
     fail("--strategy must be pytorch, global or exact, got '" +
          options.strategy + "'");
-  if (options.backend != "cpu")
-    fail("backend '" + options.backend +
-         "' is not available: this build runs on CPUs (--backend cpu)");
+  if (options.backend != "cpu" && options.backend != "cuda")
+    fail("--backend must be cpu or cuda, got '" + options.backend + "'");
   auto number = [](double v) {
     char buf[32];
     std::snprintf(buf, sizeof(buf), "%g", v);
     return std::string(buf);
   };
-  if (!(options.rtol >= 0))
-    fail("--rtol must be non-negative, got " + number(options.rtol));
-  if (!(options.atol >= 0))
-    fail("--atol must be non-negative, got " + number(options.atol));
+  if (options.rtol && !(*options.rtol >= 0))
+    fail("--rtol must be non-negative, got " + number(*options.rtol));
+  if (options.atol && !(*options.atol >= 0))
+    fail("--atol must be non-negative, got " + number(*options.atol));
   if (options.iters <= 0)
     fail("--iters must be positive, got " + llvm::Twine(options.iters));
 }
@@ -424,6 +425,10 @@ void reportFailure(const Job &job, int rc) {
 int dtensor_run::runLauncher(MLIRContext &ctx, const Options &given, int argc,
                              char **argv) {
   validateOptions(given);
+  // Before anything else: one message, within a second, when the GPUs are
+  // missing.
+  if (given.backend == "cuda")
+    checkCudaBackend(given);
   OwningOpRef<ModuleOp> module = parseProgram(ctx, given);
   const Options options = given.steps ? prepareTraining(*module, given) : given;
   ProgramInfo info = analyzeProgram(*module, options);

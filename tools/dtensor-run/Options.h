@@ -11,6 +11,7 @@
 #include "llvm/ADT/Twine.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace dtensor_run {
@@ -23,7 +24,9 @@ struct Options {
   std::string inputs = "random";
   uint64_t seed = 0;
   bool check = false;
-  double rtol = 1e-4, atol = 1e-5;
+  /// --rtol/--atol; unset: the defaults of each output's dtype
+  /// (defaultTolerance in Compare.h).
+  std::optional<double> rtol, atol;
   std::string outDir, traceFile;
   std::string backend = "cpu", strategy = "global";
   /// --sync-collectives: no async collectives (no overlap of communication

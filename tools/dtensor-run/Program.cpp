@@ -25,13 +25,15 @@ using namespace mlir::dtensor;
 using namespace dtensor_run;
 
 namespace {
-/// The dtrt dtype of an MLIR element type, if the table has it.
-std::optional<dtrt_dtype> dtypeOf(Type t) {
+std::string typeName(Type t) {
   std::string name;
   llvm::raw_string_ostream os(name);
   t.print(os);
-  return dtypeFromName(name);
+  return name;
 }
+
+/// The dtrt dtype of an MLIR element type, if the table has it.
+std::optional<dtrt_dtype> dtypeOf(Type t) { return dtypeFromName(typeName(t)); }
 
 func::FuncOp findEntry(ModuleOp module, const Options &options) {
   if (!options.entry.empty()) {
@@ -58,8 +60,14 @@ func::FuncOp findEntry(ModuleOp module, const Options &options) {
 TensorInfo describe(const FakeTensor &t, const Placements &placements,
                     const llvm::Twine &what) {
   std::optional<dtrt_dtype> dtype = dtypeOf(t.type.getElementType());
-  if (!dtype)
-    fail(what + " has an unsupported element type");
+  if (!dtype) {
+    std::string supported;
+    for (const ElementTypeInfo &info : kElementTypes)
+      supported += (supported.empty() ? "" : ", ") + std::string(info.name);
+    fail(what + " has element type " + typeName(t.type.getElementType()) +
+         ", which dtensor-run does not support (it supports " + supported +
+         ")");
+  }
   TensorLayout layout{
       *dtype, {t.type.getShape().begin(), t.type.getShape().end()}, placements};
   return {t.type, layout};

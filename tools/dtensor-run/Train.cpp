@@ -3,6 +3,7 @@
 #include "Train.h"
 
 #include "Compare.h"
+#include "DeviceCall.h"
 #include "Jit.h"
 #include "Worker.h"
 
@@ -168,20 +169,24 @@ std::string formatLoss(double v) {
   return buf;
 }
 
-/// Runs `steps` calls, each on a copy of `args` whose parameters are the
-/// previous call's; returns the losses, leaves the final parameters in
-/// `args`. `onLoss(i, loss)` sees step i's loss (local on a rank).
+/// Runs `steps` calls (on the GPU when `onDevice`), each on a copy of `args`
+/// whose parameters are the previous call's; returns the losses, leaves the
+/// final parameters in `args`. `onLoss(i, loss)` sees step i's loss (local
+/// on a rank).
 std::vector<HostArray>
 trainSteps(ExecutionEngine &engine, const ProgramInfo &info, int steps,
-           std::vector<HostArray> &args,
+           std::vector<HostArray> &args, bool onDevice,
            llvm::function_ref<void(int, const HostArray &)> onLoss) {
   std::vector<unsigned> params = fedBackArgs(info.entry);
   std::vector<HostArray> losses;
   for (int i = 0; i < steps; ++i) {
     std::vector<HostArray> call = args; // the call may write into its inputs
     double seconds;
-    std::vector<HostArray> outs = callEntry(engine, info.entryName, call,
-                                            info.resultLayouts(), 1, seconds);
+    std::vector<HostArray> outs =
+        onDevice ? callEntryOnDevice(engine, info.entryName, call,
+                                     info.resultLayouts(), 1, seconds)
+                 : callEntry(engine, info.entryName, call, info.resultLayouts(),
+                             1, seconds);
     for (auto [j, a] : llvm::enumerate(params))
       args[a] = std::move(outs[1 + j]);
     onLoss(i, outs[0]);
@@ -200,8 +205,9 @@ std::vector<HostArray> trainOnOneRank(ModuleOp module, const Options &options,
       *single, info.entryName, /*partition=*/false, options.strategy);
   std::vector<HostArray> args = globalInputs(options, info);
   initState(options, info.entry, args);
-  std::vector<HostArray> out = trainSteps(*ref, info, options.steps, args,
-                                          [](int, const HostArray &) {});
+  std::vector<HostArray> out =
+      trainSteps(*ref, info, options.steps, args, /*onDevice=*/false,
+                 [](int, const HostArray &) {});
   for (unsigned a : fedBackArgs(info.entry))
     out.push_back(args[a]);
   return out;
@@ -254,7 +260,7 @@ int dtensor_run::runTrainingSteps(ModuleOp module, ExecutionEngine &engine,
   // optimizer state).
   initState(options, info.entry, locals);
   std::vector<HostArray> globals;
-  trainSteps(engine, info, options.steps, locals,
+  trainSteps(engine, info, options.steps, locals, options.backend == "cuda",
              [&](int i, const HostArray &loss) {
                globals.push_back(gatherResult(loss, info, 0, rank, size));
                if (rank == 0)

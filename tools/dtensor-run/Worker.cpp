@@ -3,6 +3,7 @@
 #include "Worker.h"
 
 #include "Compare.h"
+#include "DeviceCall.h"
 #include "Jit.h"
 #include "Npy.h"
 #include "Program.h"
@@ -178,6 +179,8 @@ int finishTraining(const Options &options, int rank, int status) {
       dtrt_trace_write(options.traceFile.c_str()) != 0)
     fail(dtrt_last_error());
   MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (options.backend == "cuda")
+    finalizeCudaRank();
   dtrt_finalize();
   if (!options.workerDir.empty())
     writeFile(workerFile(options.workerDir, rank, "done"), "");
@@ -246,6 +249,9 @@ int dtensor_run::runWorker(MLIRContext &ctx, const Options &given) {
   if (rankFromEnvironment() < 0)
     redirectErrors(options, rank);
   runTestHooks(rank);
+  bool onDevice = options.backend == "cuda";
+  if (onDevice)
+    initCudaRank();
 
   std::vector<HostArray> locals;
   for (size_t i = 0; i < info.args.size(); ++i)
@@ -254,15 +260,20 @@ int dtensor_run::runWorker(MLIRContext &ctx, const Options &given) {
   StringRef entry = info.entryName;
   std::unique_ptr<ExecutionEngine> engine =
       compileModule(*local, entry, /*partition=*/true, options.strategy,
-                    !options.syncCollectives, options.lowering);
+                    !options.syncCollectives,
+                    onDevice ? StringRef(kGpuPipeline)
+                             : StringRef(options.lowering));
   MPI_Barrier(MPI_COMM_WORLD);
   if (options.steps)
     return finishTraining(options, rank,
                           runTrainingSteps(*module, *engine, options, info,
                                            std::move(locals), rank, size));
   double seconds = 0;
-  std::vector<HostArray> outs = callEntry(
-      *engine, entry, locals, info.resultLayouts(), options.iters, seconds);
+  std::vector<HostArray> outs =
+      onDevice ? callEntryOnDevice(*engine, entry, locals, info.resultLayouts(),
+                                   options.iters, seconds)
+               : callEntry(*engine, entry, locals, info.resultLayouts(),
+                           options.iters, seconds);
 
   std::vector<double> times(size);
   MPI_Gather(&seconds, 1, MPI_DOUBLE, times.data(), 1, MPI_DOUBLE, 0,
@@ -273,6 +284,8 @@ int dtensor_run::runWorker(MLIRContext &ctx, const Options &given) {
     fail(dtrt_last_error());
   int status = rank == 0 ? finishOnRoot(*module, options, info, all, times) : 0;
   MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (options.backend == "cuda")
+    finalizeCudaRank();
   dtrt_finalize();
   if (!options.workerDir.empty())
     writeFile(workerFile(options.workerDir, rank, "done"), "");

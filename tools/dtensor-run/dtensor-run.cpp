@@ -44,10 +44,16 @@ static cl::opt<bool> check("check",
                            cl::desc("compare with the program run on one "
                                     "rank without partitioning"),
                            cl::cat(runCategory));
-static cl::opt<double> relTol("rtol", cl::desc("relative tolerance of --check"),
-                              cl::init(1e-4), cl::cat(runCategory));
-static cl::opt<double> absTol("atol", cl::desc("absolute tolerance of --check"),
-                              cl::init(1e-5), cl::cat(runCategory));
+static cl::opt<double>
+    relTol("rtol",
+           cl::desc("relative tolerance of --check (default by dtype: 1e-4 "
+                    "for f32/f64, 1e-2 for f16, 5e-2 for bf16)"),
+           cl::init(1e-4), cl::cat(runCategory));
+static cl::opt<double>
+    absTol("atol",
+           cl::desc("absolute tolerance of --check (default by dtype: 1e-5 "
+                    "for f32/f64, 1e-3 for f16, 1e-2 for bf16)"),
+           cl::init(1e-5), cl::cat(runCategory));
 static cl::opt<std::string> outDir("out", cl::desc("write outputs as .npy"),
                                    cl::cat(runCategory));
 static cl::opt<std::string> traceFile("trace",
@@ -127,12 +133,15 @@ static Options collectOptions() {
   o.inputs = inputsOpt;
   o.seed = seed;
   o.check = check;
-  o.rtol = relTol;
-  o.atol = absTol;
+  if (relTol.getNumOccurrences())
+    o.rtol = relTol;
+  if (absTol.getNumOccurrences())
+    o.atol = absTol;
   o.outDir = outDir;
   o.traceFile = traceFile;
   o.backend = backend;
   o.strategy = strategy;
+  o.lowering = lowering;
   o.syncCollectives = syncCollectives;
   o.lowering = lowering;
   o.iters = iterations;

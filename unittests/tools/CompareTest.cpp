@@ -86,6 +86,25 @@ TEST(Compare, FloatTolerances) {
   EXPECT_FALSE(compareOutputs({x}, {y}, 0, 0).ok);
 }
 
+// Without --rtol/--atol each dtype has its own tolerances: one bf16 ulp at
+// 1 (2^-7) passes for bf16 and fails for f32.
+TEST(Compare, DefaultTolerancesByDType) {
+  EXPECT_EQ(defaultTolerance(DTRT_F32).rtol, 1e-4);
+  EXPECT_EQ(defaultTolerance(DTRT_F16).rtol, 1e-2);
+  EXPECT_EQ(defaultTolerance(DTRT_BF16).rtol, 5e-2);
+  HostArray x(DTRT_BF16, {1}), y(DTRT_BF16, {1});
+  x.set<BF16Element>(0, BF16Element(1.0f));
+  y.set<BF16Element>(0, BF16Element(1.0078125f));
+  EXPECT_TRUE(compareOutputs({x}, {y}, std::nullopt, std::nullopt).ok);
+  EXPECT_FALSE(compareOutputs({x}, {y}, 1e-4, 1e-5).ok);
+  HostArray u = array<float>(DTRT_F32, {1}, {1.0f});
+  HostArray v = array<float>(DTRT_F32, {1}, {1.0078125f});
+  EXPECT_FALSE(compareOutputs({u}, {v}, std::nullopt, std::nullopt).ok);
+  // A bf16 NaN matches a NaN only.
+  y.set<BF16Element>(0, BF16Element(kNaN));
+  EXPECT_FALSE(compareOutputs({x}, {y}, std::nullopt, std::nullopt).ok);
+}
+
 TEST(Compare, ShapeMismatch) {
   HostArray x(DTRT_F32, {2, 3}), y(DTRT_F32, {3, 2});
   CompareResult r = compareOutputs({x}, {y}, 0, 0);

@@ -191,4 +191,62 @@ TEST(Npy, WriteThenReadBlock) {
   llvm::sys::fs::remove(path);
 }
 
+// 16-bit floats: random inputs are the f32 values rounded to nearest even,
+// partial sums of random parts add up to the value (within the rounding of
+// the parts), shards assemble exactly, and elements print with the type's
+// digits.
+TEST(HostArray, HalfFloatsRandomPartialAndFormat) {
+  for (dtrt_dtype dtype : {DTRT_BF16, DTRT_F16}) {
+    TensorLayout l = layout(dtype, {4, 16}, {Placement::shard(1)});
+    HostArray g = randomGlobal(l, /*seed=*/5, /*argIndex=*/0);
+    TensorLayout f = layout(DTRT_F32, {4, 16}, {Placement::shard(1)});
+    HostArray wide = randomGlobal(f, 5, 0);
+    for (int64_t i = 0; i < g.numElements(); ++i) {
+      float want = wide.get<float>(i);
+      uint16_t bits = dtype == DTRT_BF16 ? dtrt_float_to_bf16(want)
+                                         : dtrt_float_to_f16(want);
+      EXPECT_EQ(g.get<uint16_t>(i), bits) << i;
+    }
+    EXPECT_EQ(assemble(l, {4}, shardAll(g, l, {4})).data, g.data);
+    TensorLayout p =
+        layout(dtype, {4, 16}, {Placement::partial(ReduceOp::Sum)});
+    HostArray value = randomGlobal(p, 5, 0);
+    HostArray sum = assemble(p, {2}, shardAll(value, p, {2}));
+    for (int64_t i = 0; i < value.numElements(); ++i) {
+      float x = static_cast<float>(value.get<BF16Element>(i));
+      if (dtype == DTRT_F16)
+        x = static_cast<float>(value.get<F16Element>(i));
+      float y = dtype == DTRT_BF16 ? static_cast<float>(sum.get<BF16Element>(i))
+                                   : static_cast<float>(sum.get<F16Element>(i));
+      EXPECT_NEAR(y, x, 0.02 * (std::fabs(x) + 0.1)) << i;
+    }
+  }
+  HostArray h(DTRT_BF16, {1});
+  h.set<BF16Element>(0, BF16Element(1.0f / 3.0f));
+  EXPECT_EQ(formatElement(h, 0), "0.334"); // 0.333984375
+  HostArray k(DTRT_F16, {1});
+  k.set<F16Element>(0, F16Element(1.0f / 3.0f));
+  EXPECT_EQ(formatElement(k, 0), "0.33325");
+}
+
+TEST(Npy, HalfFloatDescriptors) {
+  EXPECT_EQ(dtypeFromNpy("<f2"), DTRT_F16);
+  EXPECT_EQ(dtypeFromNpy("<u2"), DTRT_BF16);
+  EXPECT_EQ(dtypeFromName("bf16"), DTRT_BF16);
+  EXPECT_EQ(dtypeFromName("f16"), DTRT_F16);
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("bf16", "npy", path));
+  HostArray g(DTRT_BF16, {3});
+  for (int64_t i = 0; i < 3; ++i)
+    g.set<BF16Element>(i, BF16Element(0.5f * static_cast<float>(i) - 1.0f));
+  std::string err;
+  ASSERT_TRUE(writeNpy(path.str().str(), g, err)) << err;
+  HostArray back;
+  ASSERT_TRUE(readNpy(path.str().str(), back, err)) << err;
+  EXPECT_EQ(back.dtype, DTRT_BF16);
+  EXPECT_EQ(back.data, g.data);
+  EXPECT_EQ(static_cast<float>(back.get<BF16Element>(1)), -0.5f);
+  llvm::sys::fs::remove(path);
+}
+
 } // namespace

@@ -83,6 +83,10 @@ std::optional<dtrt_dtype> dtypeOf(Type t) {
     return DTRT_F32;
   if (t.isF64())
     return DTRT_F64;
+  if (t.isF16())
+    return DTRT_F16;
+  if (t.isBF16())
+    return DTRT_BF16;
   if (t.isInteger(32))
     return DTRT_I32;
   if (t.isInteger(64) || t.isIndex())
@@ -407,8 +411,8 @@ FailureOr<dtrt_dtype> checkLowerable(CollectiveOpInterface op) {
   if (!dtype)
     return op->emitOpError()
            << "element type " << elt
-           << " is not supported by the runtime (it has f32, f64, i1, i8, "
-              "i16, i32, i64 and index)";
+           << " is not supported by the runtime (it has f32, f64, f16, bf16, "
+              "i1, i8, i16, i32, i64 and index)";
   std::optional<ReduceOp> reduce = op.getReduceKind();
   if (reduce == ReduceOp::Avg && !isa<FloatType>(elt))
     return op->emitOpError()

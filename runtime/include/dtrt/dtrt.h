@@ -75,7 +75,10 @@ typedef enum dtrt_status {
 /// X(enumerator, code, byte size, MLIR name, NumPy descr). This table is the
 /// only list of element types: the runtime, the runner (dtensor-run) and the
 /// lowering derive theirs from it. `DTRT_I1` is one byte per element holding
-/// 0 or 1 (MLIR's storage of i1). Codes are ABI: never renumber a row.
+/// 0 or 1 (MLIR's storage of i1). `DTRT_F16` is IEEE half and `DTRT_BF16`
+/// bfloat16 (the upper 16 bits of an f32); NumPy has no bfloat16, so its
+/// descr column is the raw bits ("<u2", see the runner for .npy files).
+/// Codes are ABI: never renumber a row.
 #define DTRT_FOR_EACH_DTYPE(X)                                                 \
   X(DTRT_F32, 0, 4, "f32", "<f4")                                              \
   X(DTRT_F64, 1, 8, "f64", "<f8")                                              \
@@ -83,7 +86,9 @@ typedef enum dtrt_status {
   X(DTRT_I64, 3, 8, "i64", "<i8")                                              \
   X(DTRT_I8, 4, 1, "i8", "|i1")                                                \
   X(DTRT_I1, 5, 1, "i1", "|b1")                                                \
-  X(DTRT_I16, 6, 2, "i16", "<i2")
+  X(DTRT_I16, 6, 2, "i16", "<i2")                                              \
+  X(DTRT_F16, 7, 2, "f16", "<f2")                                              \
+  X(DTRT_BF16, 8, 2, "bf16", "<u2")
 
 /// Element types of collective buffers (see DTRT_FOR_EACH_DTYPE).
 typedef enum dtrt_dtype {
@@ -93,7 +98,7 @@ typedef enum dtrt_dtype {
 } dtrt_dtype;
 
 /// The number of rows of DTRT_FOR_EACH_DTYPE; codes are 0..DTRT_NUM_DTYPES-1.
-#define DTRT_NUM_DTYPES 7
+#define DTRT_NUM_DTYPES 9
 
 /// The largest number of mesh axes (every axes mask fits in a uint64_t).
 #define DTRT_MAX_MESH_AXES 16
