@@ -257,9 +257,12 @@ void ReportBuilder::addValues() {
     Operation *def = v.getDefiningOp();
     std::string op = def ? def->getName().getStringRef().str()
                          : std::string("block_argument");
+    // Where the value is defined: its op, or the function for an argument.
+    Location loc = def ? def->getLoc() : v.getLoc();
     values.push_back(
         json::Object{{"name", valueName(v)},
                      {"op", op},
+                     {"loc", locationString(loc)},
                      {"global_shape", toJson(t->type.getShape())},
                      {"dtype", typeString(t->type.getElementType())},
                      {"placements", placementsJson(t->placements)},
