@@ -147,8 +147,8 @@ llvm::SmallVector<int64_t> stepBytes(const RedistributeStep &step,
 
 double stepCost(const RedistributeStep &step, RankedTensorType type,
                 llvm::ArrayRef<int64_t> mesh) {
-  return redistributeCost(getTensorByteSize(type), mesh, step.before,
-                          placementsAfter(step));
+  return transitionCost(getTensorByteSize(type), mesh, step.before, step.axis,
+                        step.to);
 }
 
 /// Builds the report of one function from its plan, section by section.
