@@ -101,6 +101,7 @@ void loopSpaceCandidates(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
 
 /// The einsum rule alone (contractions whose operands are not followed).
 void einsumCandidates(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
+                      llvm::ArrayRef<Placements> current,
                       llvm::SmallVectorImpl<ShardingCandidate> &out);
 
 /// Every strategy of a loop-space op (whole-function planning): per mesh
