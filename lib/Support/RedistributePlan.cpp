@@ -89,11 +89,11 @@ bool mlir::dtensor::planRedistribute(
       if (!aligned)
         tgt = Placement::replicate();
     }
-    // A shard of a dim that an inner axis still shards cannot be moved before
-    // the inner axis is undone; inner axes were handled first, so only
-    // transitions away from a shard are taken here.
-    if (state[axis] != tgt &&
-        !(state[axis].isReplicate() && !tgt.isReplicate()))
+    // As PyTorch's `generate_greedy_transform_infos`: every other
+    // transition is taken here too, so that R -> S(1) on an inner axis
+    // comes before the outer all-gather ([S(0), R] -> [R, S(1)] gathers the
+    // half). The alignment check above keeps every step valid.
+    if (state[axis] != tgt)
       if (!addStep(axis, tgt))
         return false;
   }

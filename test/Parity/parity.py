@@ -977,8 +977,16 @@ def check(progs, opt, show=False, verbose=False):
             known = KNOWN.get(prog.name)
             if show:
                 print(m.get("text", ""))
-                print("torch:", json.dumps({k: v for k, v in t.items()}, default=str, indent=1))
-                print("project:", json.dumps({k: v for k, v in m.items() if k != "text"}, indent=1))
+                for n in sorted(t["values"]):
+                    print("%-4s torch %-28s project %s" % (
+                        n, t["values"][n][0], m.get("values", {}).get(n, ["?"])[0]))
+                for r in t["redistributions"]:
+                    print("torch redistribute %s -> %s cost %.4f steps %s" % (
+                        r["from"], r["to"], r["cost"], [(a, str(x), str(y)) for a, x, y in r["steps"]]))
+                for r in m.get("redistributions", []):
+                    print("project redistribute %s %s -> %s cost %.4f steps %s" % (
+                        r["value"], r["from"], r["to"], r["cost_us"], r["steps"]))
+                print("warnings:", m.get("warnings"), "torch error:", t["error"])
             if diffs and known:
                 counts["known"] += 1
                 print("KNOWN %s: %s (%s)" % (prog.name, known, diffs[0]))

@@ -786,7 +786,10 @@ void FunctionPropagator::finish() {
   for (BlockArgument arg : func.getFunctionBody().getArguments())
     if (plan.lookup(arg))
       plan.values.push_back(arg);
-  // Redistributions of one value to one target are shared by their users.
+  // Redistributions of one value to one target are shared by their users,
+  // except in strategy=pytorch: PyTorch redistributes an input at every op
+  // (and every operand) that needs it, and pays each time.
+  bool share = analysis.options.strategy != StrategyMode::PyTorch;
   llvm::DenseMap<Value, llvm::SmallVector<size_t, 1>> index;
   func.getFunctionBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
     for (OpOperand &o : op->getOpOperands()) {
@@ -795,7 +798,7 @@ void FunctionPropagator::finish() {
         continue;
       llvm::SmallVector<size_t, 1> &entries = index[o.get()];
       auto it = llvm::find_if(entries, [&](size_t i) {
-        return plan.redistributions[i].target == *target;
+        return share && plan.redistributions[i].target == *target;
       });
       size_t idx;
       if (it != entries.end()) {
