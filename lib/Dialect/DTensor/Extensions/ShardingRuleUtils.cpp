@@ -645,6 +645,42 @@ bool coversDim(OffsetSizeAndStrideOpInterface op, int64_t d, int64_t dimSize) {
   return off == 0 && size == dimSize && stride == 1;
 }
 
+void exceptDimCandidates(Operation *op, llvm::ArrayRef<int64_t> mesh,
+                         llvm::ArrayRef<Placements> current,
+                         llvm::function_ref<bool(int64_t)> blocked,
+                         unsigned numInputs,
+                         llvm::SmallVectorImpl<ShardingCandidate> &out) {
+  auto type = cast<RankedTensorType>(op->getOperand(0).getType());
+  bool sharded = false;
+  for (unsigned i = 0; i < numInputs && i < current.size(); ++i)
+    sharded |= llvm::any_of(current[i], [](Placement p) { return p.isShard(); });
+  llvm::SmallVector<Placement> options{Placement::replicate()};
+  for (int64_t d = 0; sharded && d < type.getRank(); ++d)
+    if (!blocked(d))
+      options.push_back(Placement::shard(static_cast<int32_t>(d)));
+  forEachAxisAssignment(
+      mesh.size(), options.size(), [&](llvm::ArrayRef<int64_t> idx) {
+        Placements ps;
+        for (int64_t i : idx)
+          ps.push_back(options[i]);
+        ShardingCandidate c;
+        for (auto [i, v] : llvm::enumerate(op->getOperands())) {
+          bool tensor = isa<RankedTensorType>(v.getType());
+          bool input = i < numInputs;
+          if (tensor && input && ps != current[i] &&
+              !isShardable(cast<RankedTensorType>(v.getType()).getShape(),
+                           mesh, ps))
+            return;
+          c.operands.push_back(tensor ? ps : Placements());
+          c.excludedFromCost.push_back(!input);
+        }
+        for (Value v : op->getResults())
+          c.results.push_back(isa<RankedTensorType>(v.getType()) ? ps
+                                                                 : Placements());
+        out.push_back(std::move(c));
+      });
+}
+
 ShardingCandidate
 followWithBlockedDims(Operation *op, llvm::ArrayRef<int64_t> mesh,
                       llvm::ArrayRef<Placements> current,
