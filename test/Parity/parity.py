@@ -50,7 +50,26 @@ import warnings
 # fixed yet, by case name (issue 14's item numbers). The list must shrink:
 # a case listed here that matches is reported as an error.
 KNOWN = {
+    "reshape_merge_second": "item 3: strided shard",
+    "block_tp_big_transposed": "item 3: strided shard",
+    "block_2d_transposed": "item 3: strided shard",
 }
+
+# Known differences recognised by what PyTorch did (random programs have no
+# fixed names): (item, predicate on the PyTorch side).
+KNOWN_RULES = [
+    ("item 3: strided shard (_StridedShard is not in the dialect yet)",
+     lambda t: any("_StridedShard" in p for ps, _ in t["values"].values() for p in ps)),
+]
+
+
+def known_difference(prog, t):
+    if prog.name in KNOWN:
+        return KNOWN[prog.name]
+    for item, applies in KNOWN_RULES:
+        if applies(t):
+            return item
+    return None
 
 # ---------------------------------------------------------------------------
 # Programs
@@ -974,7 +993,7 @@ def check(progs, opt, show=False, verbose=False):
             t = tr.run(prog)
             m = run_project(prog, opt, tmp)
             diffs = compare(prog, t, m)
-            known = KNOWN.get(prog.name)
+            known = known_difference(prog, t)
             if show:
                 print(m.get("text", ""))
                 for n in sorted(t["values"]):
@@ -994,7 +1013,7 @@ def check(progs, opt, show=False, verbose=False):
                 counts["mismatch"] += 1
                 failed = True
                 print("MISMATCH %s: %s" % (prog.name, "; ".join(diffs[:4])))
-            elif known:
+            elif known and prog.name in KNOWN:
                 failed = True
                 counts["mismatch"] += 1
                 print("FIXED %s: listed as known (%s) but matches: take it off KNOWN" % (prog.name, known))
@@ -1002,6 +1021,9 @@ def check(progs, opt, show=False, verbose=False):
                 counts["pass"] += 1
                 if verbose:
                     print("PASS %s" % prog.name)
+            for w in m.get("warnings", []):
+                if verbose and "PyTorch" in w:
+                    print("  (%s: PyTorch refuses, warned: %s)" % (prog.name, w.split("warning: ")[-1][:100]))
     print("parity: %d programs, %d pass, %d known, %d mismatch"
           % (len(progs), counts["pass"], counts["known"], counts["mismatch"]))
     return 1 if failed else 0

@@ -468,6 +468,16 @@ LogicalResult FunctionPropagator::visitGeneric(Operation *op) {
   // An op annotated with `dtensor.specs` keeps those result placements.
   if (failed(keepPinnedCandidates(op, current, candidates)))
     return failure();
+  if (rule && analysis.options.strategy == StrategyMode::PyTorch)
+    if (std::string why = rule.getPyTorchRefusal(plan.meshShape, current);
+        !why.empty() && llvm::none_of(plan.pytorchRefusals, [&](auto &r) {
+          return r.first == op;
+        })) {
+      op->emitWarning() << "PyTorch DTensor refuses this op (" << why
+                        << ": \"Please redistribute the tensor before this "
+                           "operation\"); the plan redistributes instead";
+      plan.pytorchRefusals.emplace_back(op, why);
+    }
   const ShardingCandidate &c = chooseCandidate(op, current, candidates);
   for (OpOperand &o : op->getOpOperands())
     require(o, c.operands[o.getOperandNumber()]);

@@ -126,6 +126,8 @@ struct FunctionReport {
   llvm::SmallVector<int64_t> commBytes, peakBytes;
   double commCostUs = 0;
   std::optional<double> pytorchCostUs;
+  /// Lines the text report ends with.
+  llvm::SmallVector<std::string> notes;
 };
 
 /// The placements after `step`.
@@ -391,6 +393,20 @@ FunctionReport ReportBuilder::build(bool comparePytorch) {
         {"proven_optimal", stats.provenOptimal},
         {"planned_ops", stats.plannedOps},
         {"lower_bound_us", jsonNumber(stats.lowerBound)}};
+  // strategy=pytorch: the ops PyTorch DTensor would refuse.
+  if (!plan.getPyTorchRefusals().empty()) {
+    json::Array refusals;
+    for (const auto &[op, why] : plan.getPyTorchRefusals()) {
+      refusals.push_back(json::Object{{"op", op->getName().getStringRef()},
+                                      {"loc", locationString(op->getLoc())},
+                                      {"reason", why}});
+      rep.notes.push_back("PyTorch DTensor refuses " +
+                          op->getName().getStringRef().str() + " (" +
+                          locationString(op->getLoc()) + "): " + why +
+                          "; this plan redistributes instead");
+    }
+    rep.object["pytorch_refuses"] = std::move(refusals);
+  }
   if (comparePytorch) {
     rep.pytorchCostUs = plan.getPytorchCommCost();
     rep.object["totals"].getAsObject()->insert(
@@ -460,6 +476,8 @@ void printText(llvm::raw_ostream &os, FunctionOpInterface func,
      << "] peak_bytes/rank=[" << joinIntegers(rep.peakBytes) << "]\n";
   if (const PlannerStats &stats = plan.plannerStats; stats.exactRequested)
     printPlanner(os, stats, rep.commCostUs);
+  for (const std::string &note : rep.notes)
+    os << "note: " << note << "\n";
   os << "\n";
 }
 

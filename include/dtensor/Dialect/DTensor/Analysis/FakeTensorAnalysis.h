@@ -161,6 +161,12 @@ public:
   double computeCommCost() const;
   /// Total cost (µs) of the PyTorch (greedy) plan of the same function.
   double getPytorchCommCost() const { return pytorchCommCost; }
+  /// Ops PyTorch DTensor refuses (strategy=pytorch only; see
+  /// `getPyTorchRefusal` of the sharding-rule interface).
+  llvm::ArrayRef<std::pair<Operation *, std::string>>
+  getPyTorchRefusals() const {
+    return pytorchRefusals;
+  }
 
   /// Builds the `#dtensor.spec` of placements on this function's mesh; null
   /// without a mesh.
@@ -181,6 +187,7 @@ private:
   llvm::SmallVector<Redistribution> redistributions;
   llvm::SmallVector<Value> values;
   double pytorchCommCost = 0;
+  llvm::SmallVector<std::pair<Operation *, std::string>> pytorchRefusals;
 
 public:
   /// How the global planner planned this function (strategy=global/exact).
