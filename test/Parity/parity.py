@@ -850,6 +850,12 @@ def suite():
     p = Prog("add_S0_S1", (4,))
     p.add(p.arg([32, 16], ["S(0)"]), p.arg([32, 16], ["S(1)"]))
     progs.append(p)
+    # P(avg) through the linear ops (PyTorch's avg rules), not through exp.
+    p = Prog("pavg_linear", (4,))
+    x = p.arg([64, 64], ["P(avg)"])
+    y = p.exp(x)
+    p.redistribute(p.add(p.mm(x, p.arg([64, 64], ["R"])), y), ["R"])
+    progs.append(p)
     # Item 2: relu on [S(0), P(sum)].
     p = Prog("relu_S0_P_2x2", (2, 2))
     p.relu(p.arg([8, 16], ["S(0)", "P(sum)"]))

@@ -19,15 +19,14 @@
 
 // PyTorch 2.15 refuses the expand (dim 12 sharded over 4 split into 3x4);
 // the plan gathers it and the product takes the cheapest pointwise
-// strategy, [R, S(0)] (checked against PyTorch in test/Parity). Read back,
+// strategy, [R, P(avg)] (PyTorch's mul rule [P(avg), R, P(avg)]). Read back,
 // the pins are found again. (strategy=global plans these two differently.)
 dtensor.mesh @mesh = <["dp" = 4, "tp" = 2]>
 // CHECK-LABEL: func.func @pavg_through_mulf
-// PT-DAG: dtensor.redistribute %arg0 to #dtensor.spec<@mesh, [R, R]>
-// PT-DAG: %[[A:.*]] = dtensor.redistribute %arg1 to #dtensor.spec<@mesh, [R, S(0)]>
+// PT: dtensor.redistribute %arg0 to #dtensor.spec<@mesh, [R, R]>
+// PT: %[[A:.*]] = dtensor.redistribute %arg1 to #dtensor.spec<@mesh, [R, P(avg)]>
 // PT: %[[E:.*]] = tensor.expand_shape
-// PT: %[[S:.*]] = dtensor.redistribute %[[E]] to #dtensor.spec<@mesh, [R, S(0)]>
-// PT: arith.mulf %[[S]], %[[A]] {dtensor.specs = [#dtensor.spec<@mesh, [R, S(0)]>]}
+// PT: arith.mulf %[[E]], %[[A]] {dtensor.specs = [#dtensor.spec<@mesh, [R, P(avg)]>]}
 // PT-NOT: dtensor.redistribute
 // PT: return
 func.func @pavg_through_mulf(%a4: tensor<12x12xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(1), R]>},

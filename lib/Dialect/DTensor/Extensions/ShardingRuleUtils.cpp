@@ -434,6 +434,14 @@ struct PyTorchExpansion {
 };
 } // namespace
 
+/// True if some placements of `current` are P(`op`).
+static bool hasPartial(llvm::ArrayRef<Placements> current, ReduceOp op) {
+  return llvm::any_of(current, [&](const Placements &ps) {
+    return llvm::any_of(
+        ps, [&](Placement p) { return p.isPartial() && p.getReduceOp() == op; });
+  });
+}
+
 /// True if some tensor input (not a destination) holds a shard.
 static bool hasShardedInput(const LoopSpace &space,
                             llvm::ArrayRef<Placements> current) {
@@ -493,7 +501,9 @@ static void expandOverMesh(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
         bool avg = llvm::any_of(choices, [](const AxisChoice &ch) {
           return ch.kind == AxisChoice::Partial && ch.reduce == ReduceOp::Avg;
         });
-        if ((keep == Expansion::Shardable) != (shardable && !avg))
+        // PyTorch's own expansion has the P(avg) rules; the planner's
+        // leaves them to pins.
+        if ((keep == Expansion::Shardable) != (shardable && (pt || !avg)))
           return;
         out.push_back(std::move(c));
       });
@@ -547,10 +557,15 @@ void einsumCandidates(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
   // contraction is linear in each input alone, so one P(sum) input with the
   // others replicated gives a P(sum) result: mm(P(sum), S(1)) may keep the
   // partial and gather the weight.
+  // P(avg) likewise, where an input carries it.
+  llvm::SmallVector<ReduceOp, 2> linear{ReduceOp::Sum};
+  if (hasPartial(current, ReduceOp::Avg))
+    linear.push_back(ReduceOp::Avg);
   if (space.linearity == Linearity::One && space.combiner == ReduceOp::Sum)
-    for (int64_t i : inputs)
-      if (space.linearIn[i])
-        options.push_back({AxisChoice::Partial, -1, ReduceOp::Sum, i});
+    for (ReduceOp r : linear)
+      for (int64_t i : inputs)
+        if (space.linearIn[i])
+          options.push_back({AxisChoice::Partial, -1, r, i});
 
   PyTorchExpansion pt{current, /*allowUneven=*/false};
   expandOverMesh(space, mesh, options, out, Expansion::Shardable, &pt);
@@ -815,8 +830,9 @@ static void pointwiseCandidates(const LoopSpace &space,
                                 llvm::ArrayRef<Placements> current,
                                 llvm::SmallVectorImpl<ShardingCandidate> &out) {
   PyTorchExpansion pt{current, /*allowUneven=*/true};
-  expandOverMesh(space, mesh, exhaustiveOptions(space, /*avg=*/false), out,
-                 Expansion::Shardable, &pt);
+  expandOverMesh(space, mesh,
+                 exhaustiveOptions(space, hasPartial(current, ReduceOp::Avg)),
+                 out, Expansion::Shardable, &pt);
 }
 
 LogicalResult
