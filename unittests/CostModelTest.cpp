@@ -52,12 +52,18 @@ TEST(CostModel, RedistributeCost) {
 TEST(CostModel, TwoAxes) {
   int64_t bytes = 1 << 20;
   double full = bytes / kGiB;
-  // [S(0), P] -> [R, R] on 2x2: gather the half to the full tensor, then
-  // all-reduce the full tensor.
+  // [S(0), P] -> [R, R] on 2x2: PyTorch's steps go inner to outer for a
+  // sharded source: all-reduce the half, then gather it to the full tensor.
   EXPECT_NEAR(redistributeCost(
                   bytes, {2, 2}, {Placement::shard(0), Placement::partial()},
                   {Placement::replicate(), Placement::replicate()}),
-              allGatherCost(full, 2) + allReduceCost(full, 2), 1e-9);
+              allReduceCost(full / 2, 2) + allGatherCost(full, 2), 1e-9);
+  // [S(0), S(1)] -> [S(1), S(0)]: axis 1 S(1) -> R, axis 0 S(0) -> S(1),
+  // axis 1 R -> S(0) (docs/semantics.md section 2), not two all-to-alls.
+  EXPECT_NEAR(redistributeCost(bytes, {2, 2},
+                               {Placement::shard(0), Placement::shard(1)},
+                               {Placement::shard(1), Placement::shard(0)}),
+              allGatherCost(full / 2, 2) + allToAllCost(full / 2, 2), 1e-9);
   // [P, S(1)] -> [S(0), S(1)]: reduce-scatter the quarter... of a half.
   EXPECT_NEAR(redistributeCost(bytes, {2, 2},
                                {Placement::partial(), Placement::shard(1)},

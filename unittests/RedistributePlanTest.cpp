@@ -97,8 +97,9 @@ TEST(RedistributePlanMinCost, KeepsPyTorchPlanWhenNotCheaper) {
   // Gathering over the 2-rank axis instead of the 4-rank one is cheaper.
   EXPECT_EQ(planMin({S0, S1}, {S1, S0}, {2, 4}, 1 << 20),
             "all_gather@0; all_to_all@1; local_chunk@0");
-  // Tiny tensors: latency dominates, two all-reduces are cheapest.
-  EXPECT_EQ(planMin({P, P}, {R, R}, {2, 2}, 64), "all_reduce@1; all_reduce@0");
+  // Tiny tensors: latency dominates, two all-reduces are cheapest (in
+  // PyTorch's order: outer to inner for a source without shards).
+  EXPECT_EQ(planMin({P, P}, {R, R}, {2, 2}, 64), "all_reduce@0; all_reduce@1");
   EXPECT_EQ(planMin({S0}, {P}, {4}, 64),
             "error: cannot redistribute S(0) to P(sum)");
 }

@@ -1,6 +1,7 @@
 //===- CostModel.cpp - PyTorch DTensor communication cost model -----------===//
 
 #include "dtensor/Support/CostModel.h"
+#include "dtensor/Support/RedistributePlan.h"
 #include "dtensor/Support/ShardingMath.h"
 
 using namespace mlir::dtensor;
@@ -32,36 +33,47 @@ double mlir::dtensor::allToAllCost(double gb, int64_t k) {
   return allGatherCost(gb, k) + 1.0;
 }
 
+double mlir::dtensor::transitionCost(int64_t globalBytes,
+                                     llvm::ArrayRef<int64_t> mesh,
+                                     llvm::ArrayRef<Placement> before,
+                                     int64_t axis, Placement to) {
+  Placement cur = before[axis];
+  if (cur == to)
+    return 0.0;
+  // PyTorch's `comm_bytes_gb` at this step: the bytes of one shard of the
+  // state before it.
+  double gb = static_cast<double>(globalBytes) /
+              static_cast<double>(numShards(mesh, before)) /
+              (1024.0 * 1024.0 * 1024.0);
+  int64_t k = mesh[axis];
+  if (cur.isShard() && to.isReplicate())
+    return allGatherCost(gb * k, k);
+  if (cur.isShard() && to.isShard())
+    return allToAllCost(gb, k);
+  if (cur.isPartial() && to.isReplicate())
+    return allReduceCost(gb, k);
+  if (cur.isPartial() && to.isShard())
+    return reduceScatterCost(gb, k);
+  if (to.isPartial() && !cur.isReplicate())
+    return kInfiniteCost; // S -> P, or a partial of another reduction.
+  return 0.0;
+}
+
 double mlir::dtensor::redistributeCost(int64_t globalBytes,
                                        llvm::ArrayRef<int64_t> mesh,
                                        llvm::ArrayRef<Placement> current,
                                        llvm::ArrayRef<Placement> target) {
-  if (llvm::all_of(current, [](Placement p) { return p.isReplicate(); }))
+  if (llvm::all_of(current, [](Placement p) { return p.isReplicate(); }) ||
+      llvm::equal(current, target))
     return 0.0;
-  double gb = static_cast<double>(globalBytes) /
-              static_cast<double>(numShards(mesh, current)) /
-              (1024.0 * 1024.0 * 1024.0);
-  double cost = 0.0;
-  for (auto [axis, cur, tgt] : llvm::enumerate(current, target)) {
-    if (cur == tgt)
-      continue;
-    int64_t k = mesh[axis];
-    if (cur.isShard() && tgt.isReplicate()) {
-      gb *= k;
-      cost += allGatherCost(gb, k);
-    } else if (cur.isShard() && tgt.isShard()) {
-      cost += allToAllCost(gb, k);
-    } else if (cur.isPartial() && tgt.isReplicate()) {
-      cost += allReduceCost(gb, k);
-    } else if (cur.isPartial() && tgt.isShard()) {
-      cost += reduceScatterCost(gb, k);
-      gb /= k;
-    } else if (tgt.isPartial() && !cur.isReplicate()) {
-      // S -> P, or a partial of another reduction: not expressible.
-      return kInfiniteCost;
-    }
-  }
-  return cost;
+  // PyTorch prices the steps it runs (`_gen_transform_infos`, greedy): a
+  // 2x2 [S(0), S(1)] -> [S(1), S(0)] is an all-gather, an all-to-all and a
+  // local chunk, not two all-to-alls.
+  llvm::SmallVector<RedistributeStep> steps;
+  std::string error;
+  if (!planRedistribute(current, target, steps, error))
+    return kInfiniteCost;
+  return planCost(steps, mesh, globalBytes);
 }
 
 int64_t mlir::dtensor::selectCandidate(llvm::ArrayRef<CandidateCost> cands) {

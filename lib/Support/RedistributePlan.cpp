@@ -75,8 +75,11 @@ bool mlir::dtensor::planRedistribute(
   };
   int64_t n = current.size();
   // Inner to outer: clear the axes whose target is not reachable directly
-  // because outer axes shard the same dim differently.
-  for (int64_t axis = n - 1; axis >= 0; --axis) {
+  // because outer axes shard the same dim differently. PyTorch does this
+  // only for a sharded source: [R, P(sum)] -> [S(0), S(0)] is a local chunk
+  // and a reduce-scatter.
+  bool sharded = llvm::any_of(current, [](Placement p) { return p.isShard(); });
+  for (int64_t axis = sharded ? n - 1 : -1; axis >= 0; --axis) {
     Placement tgt = target[axis];
     if (tgt.isShard()) {
       bool aligned = true;
@@ -86,11 +89,11 @@ bool mlir::dtensor::planRedistribute(
       if (!aligned)
         tgt = Placement::replicate();
     }
-    // A shard of a dim that an inner axis still shards cannot be moved before
-    // the inner axis is undone; inner axes were handled first, so only
-    // transitions away from a shard are taken here.
-    if (state[axis] != tgt &&
-        !(state[axis].isReplicate() && !tgt.isReplicate()))
+    // As PyTorch's `generate_greedy_transform_infos`: every other
+    // transition is taken here too, so that R -> S(1) on an inner axis
+    // comes before the outer all-gather ([S(0), R] -> [R, S(1)] gathers the
+    // half). The alignment check above keeps every step valid.
+    if (state[axis] != tgt)
       if (!addStep(axis, tgt))
         return false;
   }
@@ -106,11 +109,8 @@ double mlir::dtensor::planCost(llvm::ArrayRef<RedistributeStep> steps,
                                llvm::ArrayRef<int64_t> mesh,
                                int64_t globalBytes) {
   double total = 0;
-  for (const RedistributeStep &step : steps) {
-    Placements after = step.before;
-    after[step.axis] = step.to;
-    total += redistributeCost(globalBytes, mesh, step.before, after);
-  }
+  for (const RedistributeStep &step : steps)
+    total += transitionCost(globalBytes, mesh, step.before, step.axis, step.to);
   return total;
 }
 
@@ -186,7 +186,8 @@ bool mlir::dtensor::planRedistributeMinCost(
           continue;
         Placements next = state;
         next[axis] = to;
-        double c = n.cost + redistributeCost(globalBytes, mesh, state, next);
+        double c =
+            n.cost + transitionCost(globalBytes, mesh, state, axis, to);
         std::string key = placementsToString(next);
         auto [bit, inserted] = best.try_emplace(key, next, c);
         if (!inserted && c >= bit->second.second)

@@ -1,4 +1,4 @@
-// RUN: dtensor-opt %s -dtensor-fake-propagate=strategy=pytorch -split-input-file | FileCheck %s
+// RUN: dtensor-opt %s -dtensor-fake-propagate=strategy=pytorch -split-input-file | FileCheck %s --check-prefixes=CHECK,PT
 // RUN: dtensor-opt %s -dtensor-fake-propagate=strategy=global -split-input-file | FileCheck %s
 //
 // Propagation output always reads back, and reading it back changes nothing
@@ -17,17 +17,18 @@
 // RUN: diff %t.global.mlir %t.global.pytorch.mlir
 // RUN: diff %t.global.mlir %t.global.global.mlir
 
-// The pointwise rule follows %a10, the operand with the most shards, and
-// keeps its P(avg) through the product with a replicated operand. Read
-// back, the redistributed %v43 has as many shards and comes first: the pin
-// is found by following %a10 again.
+// PyTorch 2.15 refuses the expand (dim 12 sharded over 4 split into 3x4);
+// the plan gathers it and the product takes the cheapest pointwise
+// strategy, [R, P(avg)] (PyTorch's mul rule [P(avg), R, P(avg)]). Read back,
+// the pins are found again. (strategy=global plans these two differently.)
 dtensor.mesh @mesh = <["dp" = 4, "tp" = 2]>
 // CHECK-LABEL: func.func @pavg_through_mulf
-// CHECK: %[[E:.*]] = tensor.expand_shape
-// CHECK: %[[S:.*]] = dtensor.redistribute %[[E]] to #dtensor.spec<@mesh, [S(1), R]>
-// CHECK: arith.mulf %[[S]], %arg1 {dtensor.specs = [#dtensor.spec<@mesh, [S(1), P(avg)]>]}
-// CHECK-NOT: dtensor.redistribute
-// CHECK: return
+// PT: dtensor.redistribute %arg0 to #dtensor.spec<@mesh, [R, R]>
+// PT: %[[A:.*]] = dtensor.redistribute %arg1 to #dtensor.spec<@mesh, [R, P(avg)]>
+// PT: %[[E:.*]] = tensor.expand_shape
+// PT: arith.mulf %[[E]], %[[A]] {dtensor.specs = [#dtensor.spec<@mesh, [R, P(avg)]>]}
+// PT-NOT: dtensor.redistribute
+// PT: return
 func.func @pavg_through_mulf(%a4: tensor<12x12xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(1), R]>},
                 %a10: tensor<12x3x4xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(1), P(avg)]>})
     -> tensor<12x3x4xf32> {
@@ -38,15 +39,16 @@ func.func @pavg_through_mulf(%a4: tensor<12x12xf32> {dtensor.spec = #dtensor.spe
 
 // -----
 
-// PyTorch's pointwise rule does not ask is_tensor_shardable: it shards the
-// dim of 2 over the 4-way axis (empty shards on two ranks). The pin reads
-// back although the exhaustive strategies leave such shards out.
+// PyTorch's pointwise rule accepts an unshardable input only where it
+// already holds the placements (allow_uneven_sharding): the dim of 2 is not
+// sharded over the 4-way axis, %p is gathered on dp and stays P(sum) on tp
+// (PyTorch 2.15's plan, test/Parity).
 dtensor.mesh @mesh = <["dp" = 4, "tp" = 2]>
 // CHECK-LABEL: func.func @psum_small_dim
-// CHECK: %[[S:.*]] = dtensor.redistribute %arg0 to #dtensor.spec<@mesh, [S(1), R]>
-// CHECK: arith.mulf %[[S]], %arg1 {dtensor.specs = [#dtensor.spec<@mesh, [S(1), P(sum)]>]}
-// CHECK-NOT: dtensor.redistribute
-// CHECK: return
+// PT: %[[S:.*]] = dtensor.redistribute %arg1 to #dtensor.spec<@mesh, [R, P(sum)]>
+// PT: arith.mulf %arg0, %[[S]] {dtensor.specs = [#dtensor.spec<@mesh, [R, P(sum)]>]}
+// PT-NOT: dtensor.redistribute
+// PT: return
 func.func @psum_small_dim(%r: tensor<8x2xf32> {dtensor.spec = #dtensor.spec<@mesh, [R, R]>},
                 %p: tensor<8x2xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(1), P(sum)]>})
     -> tensor<8x2xf32> {

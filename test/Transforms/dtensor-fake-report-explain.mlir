@@ -2,8 +2,8 @@
 // redistributed value, with its location) and names its mesh axis.
 // RUN: dtensor-opt %dtensor_src_root/examples/block_tp.mlir --dtensor-fake-report="format=json output=%t.tp.json strategy=pytorch" -o /dev/null
 // RUN: %jsonq %t.tp.json \
-// RUN:   '[c["needed_by"]["op"] for c in f["collectives"]] == ["linalg.matmul", "linalg.matmul", "linalg.generic", "func.return"]' \
-// RUN:   '[c["needed_by"]["loc"] for c in f["collectives"]] == ["block_tp.mlir:77:9", "block_tp.mlir:77:9", "block_tp.mlir:78:11", "block_tp.mlir:87:3"]' \
+// RUN:   '[c["needed_by"]["op"] for c in f["collectives"]] == ["linalg.matmul", "linalg.generic", "func.return"]' \
+// RUN:   '[c["needed_by"]["loc"] for c in f["collectives"]] == ["block_tp.mlir:77:9", "block_tp.mlir:78:11", "block_tp.mlir:87:3"]' \
 // RUN:   'all(c["mesh_axis_names"] == ["tp"] for c in f["collectives"])'
 // RUN: dtensor-opt %s --dtensor-fake-report="format=json output=%t.json" -o /dev/null
 // RUN: %jsonq %t.json \

@@ -24,9 +24,17 @@ double reduceScatterCost(double gb, int64_t k);
 double allReduceCost(double gb, int64_t k);
 double allToAllCost(double gb, int64_t k);
 
+/// PyTorch `_compute_placement_transition_cost`: cost of changing mesh axis
+/// `axis` of `before` to `to`, for a tensor of `globalBytes`. S -> P and
+/// P(op) -> P(other) are infinite.
+double transitionCost(int64_t globalBytes, llvm::ArrayRef<int64_t> meshShape,
+                      llvm::ArrayRef<Placement> before, int64_t axis,
+                      Placement to);
+
 /// PyTorch `redistribute_cost`: cost of moving a tensor of `globalBytes` from
-/// `current` to `target` placements on a mesh. Fully replicated sources cost
-/// nothing; S -> P is infinite.
+/// `current` to `target` placements on a mesh, the sum of the transition
+/// costs of PyTorch's own steps (`planRedistribute`). Fully replicated
+/// sources cost nothing; S -> P is infinite.
 double redistributeCost(int64_t globalBytes, llvm::ArrayRef<int64_t> meshShape,
                         llvm::ArrayRef<Placement> current,
                         llvm::ArrayRef<Placement> target);

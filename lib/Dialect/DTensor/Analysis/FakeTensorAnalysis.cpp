@@ -73,9 +73,18 @@ bool FunctionPlan::planSteps(const Redistribution &r,
   return true;
 }
 
-void FunctionPlan::planRedistributions() {
+void FunctionPlan::planRedistributions(bool minCost) {
   // The only call of the planner: partitioning and the report read the
   // steps from here.
+  auto planOne = [&](llvm::ArrayRef<Placement> from,
+                     llvm::ArrayRef<Placement> to, int64_t bytes, int64_t rank,
+                     llvm::SmallVectorImpl<RedistributeStep> &steps,
+                     std::string &error) {
+    if (minCost)
+      return planRedistributeMinCost(from, to, meshShape, bytes, rank, steps,
+                                     error);
+    return planRedistribute(from, to, steps, error);
+  };
   for (Redistribution &r : redistributions) {
     const FakeTensor *t = lookup(r.value);
     r.steps.clear();
@@ -88,16 +97,15 @@ void FunctionPlan::planRedistributions() {
     if (!r.op)
       mid = getReplicatedIntermediate(t->placements, r.target);
     if (!mid) {
-      r.planned = planRedistributeMinCost(t->placements, r.target, meshShape,
-                                          bytes, rank, r.steps, r.planError);
+      r.planned =
+          planOne(t->placements, r.target, bytes, rank, r.steps, r.planError);
       continue;
     }
     r.through = mid;
     llvm::SmallVector<RedistributeStep> second;
-    r.planned = planRedistributeMinCost(t->placements, *mid, meshShape, bytes,
-                                        rank, r.steps, r.planError) &&
-                planRedistributeMinCost(*mid, r.target, meshShape, bytes, rank,
-                                        second, r.planError);
+    r.planned =
+        planOne(t->placements, *mid, bytes, rank, r.steps, r.planError) &&
+        planOne(*mid, r.target, bytes, rank, second, r.planError);
     r.steps.append(second.begin(), second.end());
   }
 }
@@ -105,12 +113,10 @@ void FunctionPlan::planRedistributions() {
 double FunctionPlan::getCost(const Redistribution &r) const {
   const FakeTensor *t = lookup(r.value);
   int64_t bytes = getTensorByteSize(t->type);
-  // No direct transition (PyTorch's cost is infinite): each half is priced
-  // as the explicit redistribution it becomes, not by its steps (which the
-  // min-cost search may make cheaper or dearer than PyTorch's cost).
-  if (r.through && r.planned)
-    return redistributeCost(bytes, meshShape, t->placements, *r.through) +
-           redistributeCost(bytes, meshShape, *r.through, r.target);
+  // What runs is what is paid: the name of a step (all_to_all, or
+  // all_gather + local chunk) and its price always agree.
+  if (r.planned)
+    return planCost(r.steps, meshShape, bytes);
   return redistributeCost(bytes, meshShape, t->placements, r.target);
 }
 
@@ -462,6 +468,16 @@ LogicalResult FunctionPropagator::visitGeneric(Operation *op) {
   // An op annotated with `dtensor.specs` keeps those result placements.
   if (failed(keepPinnedCandidates(op, current, candidates)))
     return failure();
+  if (rule && analysis.options.strategy == StrategyMode::PyTorch)
+    if (std::string why = rule.getPyTorchRefusal(plan.meshShape, current);
+        !why.empty() && llvm::none_of(plan.pytorchRefusals, [&](auto &r) {
+          return r.first == op;
+        })) {
+      op->emitWarning() << "PyTorch DTensor refuses this op (" << why
+                        << ": \"Please redistribute the tensor before this "
+                           "operation\"); the plan redistributes instead";
+      plan.pytorchRefusals.emplace_back(op, why);
+    }
   const ShardingCandidate &c = chooseCandidate(op, current, candidates);
   for (OpOperand &o : op->getOpOperands())
     require(o, c.operands[o.getOperandNumber()]);
@@ -780,7 +796,10 @@ void FunctionPropagator::finish() {
   for (BlockArgument arg : func.getFunctionBody().getArguments())
     if (plan.lookup(arg))
       plan.values.push_back(arg);
-  // Redistributions of one value to one target are shared by their users.
+  // Redistributions of one value to one target are shared by their users,
+  // except in strategy=pytorch: PyTorch redistributes an input at every op
+  // (and every operand) that needs it, and pays each time.
+  bool share = analysis.options.strategy != StrategyMode::PyTorch;
   llvm::DenseMap<Value, llvm::SmallVector<size_t, 1>> index;
   func.getFunctionBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
     for (OpOperand &o : op->getOpOperands()) {
@@ -789,7 +808,7 @@ void FunctionPropagator::finish() {
         continue;
       llvm::SmallVector<size_t, 1> &entries = index[o.get()];
       auto it = llvm::find_if(entries, [&](size_t i) {
-        return plan.redistributions[i].target == *target;
+        return share && plan.redistributions[i].target == *target;
       });
       size_t idx;
       if (it != entries.end()) {
@@ -852,14 +871,15 @@ FakeTensorAnalysis::planGlobally(FunctionOpInterface func,
   // cheapest is kept, PyTorch's unless one is strictly cheaper. Their
   // diagnostics (if any) are not the user's concern when one is dropped.
   std::unique_ptr<FunctionPlan> best = std::move(pytorch);
-  double bestCost = best->pytorchCommCost;
+  best->planRedistributions(/*minCost=*/true);
+  double bestCost = best->computeCommCost();
   for (const ForcedStrategies &forced : alternatives) {
     auto global = std::make_unique<FunctionPlan>();
     ScopedDiagnosticHandler quiet(func.getContext(),
                                   [](Diagnostic &) { return success(); });
     if (failed(FunctionPropagator(*this, *global, func, &forced).run()))
       continue;
-    global->planRedistributions();
+    global->planRedistributions(/*minCost=*/true);
     global->pytorchCommCost = best->pytorchCommCost;
     global->plannerStats = stats;
     double cost = global->computeCommCost();
@@ -890,7 +910,7 @@ FunctionPlan *FakeTensorAnalysis::analyze(FunctionOpInterface func) {
   }
   // Costs read the planned steps (a redistribution through R has no cost of
   // its own in PyTorch's model).
-  plan->planRedistributions();
+  plan->planRedistributions(/*minCost=*/false);
   plan->pytorchCommCost = plan->computeCommCost();
   if (options.strategy != StrategyMode::PyTorch && plan->getMesh())
     plan = planGlobally(func, std::move(plan));

@@ -163,7 +163,8 @@ struct StructuredOpShardingModel
   }
 };
 
-/// Softmax follows its input; the softmax dim cannot stay sharded.
+/// Softmax: any sharding of the other dims (PyTorch's except-dim rule); the
+/// softmax dim cannot be sharded.
 struct SoftmaxShardingModel
     : public ShardingRuleOpInterface::ExternalModel<SoftmaxShardingModel,
                                                     linalg::SoftmaxOp> {
@@ -172,9 +173,9 @@ struct SoftmaxShardingModel
                         llvm::ArrayRef<Placements> current,
                         llvm::SmallVectorImpl<ShardingCandidate> &out) const {
     int64_t dim = cast<linalg::SoftmaxOp>(op).getDimension();
-    out.push_back(followWithBlockedDims(
+    exceptDimCandidates(
         op, mesh, current, [&](int64_t d) { return d == dim; },
-        /*numFollowable=*/1));
+        /*numInputs=*/1, out);
     return success();
   }
 };

@@ -368,84 +368,15 @@ static ShardingCandidate buildCandidate(
   return c;
 }
 
-/// Index of the operand to follow: the non-init tensor operand with the most
-/// shards; ties go to the higher rank, then to the first. Falls back to inits.
-static int64_t pickFollowed(const LoopSpace &space,
-                            llvm::ArrayRef<int64_t> mesh,
-                            llvm::ArrayRef<Placements> current) {
-  int64_t best = -1, bestShards = -1, bestRank = -1;
-  for (int pass = 0; pass < 2 && best < 0; ++pass) {
-    for (auto [i, m] : llvm::enumerate(space.operands)) {
-      if (!m || space.isInit[i] != (pass == 1))
-        continue;
-      int64_t shards = numShards(mesh, current[i]);
-      int64_t rank = m->shape.size();
-      if (shards > bestShards || (shards == bestShards && rank > bestRank)) {
-        best = i;
-        bestShards = shards;
-        bestRank = rank;
-      }
-    }
-  }
-  return best;
-}
-
-/// Pointwise rule: the single candidate that follows one input.
-static ShardingCandidate
-pointwiseCandidate(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
-                   llvm::ArrayRef<Placements> current) {
-  int64_t f = pickFollowed(space, mesh, current);
-  llvm::SmallVector<AxisChoice, 2> choices(mesh.size());
-  if (f >= 0) {
-    const DimMap &fm = *space.operands[f];
-    for (auto [axis, p] : llvm::enumerate(current[f])) {
-      AxisChoice &ch = choices[axis];
-      if (p.isShard()) {
-        int64_t loop = fm.loopDim(p.getDim());
-        if (loop >= 0 && !space.isReduction[loop]) {
-          ch.kind = AxisChoice::Loop;
-          ch.loop = loop;
-        }
-      } else if (p.isPartial()) {
-        ReduceOp r = p.getReduceOp();
-        bool keep = false;
-        bool additive = r == ReduceOp::Sum || r == ReduceOp::Avg;
-        switch (space.linearity) {
-        case Linearity::Add:
-          keep = additive;
-          break;
-        case Linearity::One:
-          keep = additive && space.linearIn[f];
-          break;
-        case Linearity::Max:
-          keep = r == ReduceOp::Max;
-          break;
-        case Linearity::Min:
-          keep = r == ReduceOp::Min;
-          break;
-        case Linearity::None:
-          break;
-        }
-        // An input sharded on this axis cannot become partial.
-        for (auto [i, m] : llvm::enumerate(space.operands))
-          if (m && !space.isInit[i] && current[i][axis].isShard())
-            keep = false;
-        // Writing a partial into a destination the payload reads would add
-        // the destination once per rank.
-        if (space.readsInits)
-          keep = false;
-        if (keep) {
-          ch.kind = AxisChoice::Partial;
-          ch.reduce = r;
-        }
-      }
-    }
-  }
-  bool onePartial = space.linearity == Linearity::One;
-  return buildCandidate(space, choices, [&](int64_t i, int64_t) {
-    return !onePartial || i == f;
-  });
-}
+/// Pointwise rule of PyTorch 2.15 (`_common_pointwise_single_dim_strategy`
+/// expanded over the mesh): per axis R, a shard of each result dim (inputs
+/// follow through broadcasting), and the partials the payload's linearity
+/// lets through; the cheapest combination wins. Relu of [S(0), P(sum)] on
+/// 2x2 becomes [S(0), S(0)] by a reduce-scatter.
+static void pointwiseCandidates(const LoopSpace &space,
+                                llvm::ArrayRef<int64_t> mesh,
+                                llvm::ArrayRef<Placements> current,
+                                llvm::SmallVectorImpl<ShardingCandidate> &out);
 
 /// Reduction rule for one input: follow it; a sharded reduction loop makes the
 /// result partial with the combiner, or is gathered if there is none.
@@ -491,34 +422,88 @@ enum class Expansion {
 };
 } // namespace
 
+namespace {
+/// PyTorch's view of an expansion (`expand_to_full_mesh_op_strategy` with
+/// `_fill_single_dim_strategy_placeholders`), for the candidates of one op
+/// given its inputs' placements.
+struct PyTorchExpansion {
+  llvm::ArrayRef<Placements> current;
+  /// `allow_uneven_sharding` (pointwise ops): an input that already holds
+  /// the candidate's placements is accepted even if not shardable.
+  bool allowUneven = false;
+};
+} // namespace
+
+/// True if some placements of `current` are P(`op`).
+static bool hasPartial(llvm::ArrayRef<Placements> current, ReduceOp op) {
+  return llvm::any_of(current, [&](const Placements &ps) {
+    return llvm::any_of(
+        ps, [&](Placement p) { return p.isPartial() && p.getReduceOp() == op; });
+  });
+}
+
+/// True if some tensor input (not a destination) holds a shard.
+static bool hasShardedInput(const LoopSpace &space,
+                            llvm::ArrayRef<Placements> current) {
+  for (auto [i, m] : llvm::enumerate(space.operands))
+    if (m && !space.isInit[i] && i < current.size() &&
+        llvm::any_of(current[i], [](Placement p) { return p.isShard(); }))
+      return true;
+  return false;
+}
+
+/// Whether candidate `c` passes the shardability filter: PyTorch's (`pt`:
+/// the inputs only, uneven ones where allowed) or the planner's (every
+/// operand and result).
+static bool isShardableCandidate(const LoopSpace &space,
+                                 llvm::ArrayRef<int64_t> mesh,
+                                 const ShardingCandidate &c,
+                                 const PyTorchExpansion *pt) {
+  for (auto [i, m] : llvm::enumerate(space.operands)) {
+    if (!m || (pt && space.isInit[i]) ||
+        isShardable(m->shape, mesh, c.operands[i]))
+      continue;
+    if (!pt || !pt->allowUneven || pt->current[i] != c.operands[i])
+      return false;
+  }
+  if (!pt)
+    for (auto [i, m] : llvm::enumerate(space.results))
+      if (!isShardable(m.shape, mesh, c.results[i]))
+        return false;
+  return true;
+}
+
 /// Appends the candidate of every assignment of one of `options` to each
 /// mesh axis (first axis varying slowest, itertools.product) that `keep`
-/// asks for.
+/// asks for. With `pt`, PyTorch's filter: shards only where some input is
+/// sharded (its placeholders expand to the shard types the inputs use).
 static void expandOverMesh(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
                            llvm::ArrayRef<AxisChoice> options,
                            llvm::SmallVectorImpl<ShardingCandidate> &out,
-                           Expansion keep = Expansion::Shardable) {
+                           Expansion keep = Expansion::Shardable,
+                           const PyTorchExpansion *pt = nullptr) {
   llvm::SmallVector<AxisChoice, 2> choices(mesh.size());
+  bool shardOptions = !pt || hasShardedInput(space, pt->current);
   forEachAxisAssignment(
       mesh.size(), options.size(), [&](llvm::ArrayRef<int64_t> idx) {
         for (auto [a, i] : llvm::enumerate(idx))
           choices[a] = options[i];
+        if (!shardOptions && llvm::any_of(choices, [](const AxisChoice &ch) {
+              return ch.kind == AxisChoice::Loop;
+            }))
+          return;
         ShardingCandidate c =
             buildCandidate(space, choices, [&](int64_t i, int64_t axis) {
               int64_t only = choices[axis].partialOperand;
               return only < 0 || only == i;
             });
-        bool shardable = true;
-        for (auto [i, m] : llvm::enumerate(space.operands))
-          if (m && !isShardable(m->shape, mesh, c.operands[i]))
-            shardable = false;
-        for (auto [i, m] : llvm::enumerate(space.results))
-          if (!isShardable(m.shape, mesh, c.results[i]))
-            shardable = false;
+        bool shardable = isShardableCandidate(space, mesh, c, pt);
         bool avg = llvm::any_of(choices, [](const AxisChoice &ch) {
           return ch.kind == AxisChoice::Partial && ch.reduce == ReduceOp::Avg;
         });
-        if ((keep == Expansion::Shardable) != (shardable && !avg))
+        // PyTorch's own expansion has the P(avg) rules; the planner's
+        // leaves them to pins.
+        if ((keep == Expansion::Shardable) != (shardable && (pt || !avg)))
           return;
         out.push_back(std::move(c));
       });
@@ -537,6 +522,7 @@ static llvm::SmallVector<int64_t> getTensorInputs(const LoopSpace &space) {
 /// loops and free loops (in the order of the first input using them),
 /// expanded over the mesh axes (first axis varies slowest).
 void einsumCandidates(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
+                      llvm::ArrayRef<Placements> current,
                       llvm::SmallVectorImpl<ShardingCandidate> &out) {
   llvm::SmallVector<int64_t> inputs = getTensorInputs(space);
   auto usedByAllInputs = [&](int64_t l) {
@@ -567,8 +553,22 @@ void einsumCandidates(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
   for (int64_t l = 0; l < space.numLoops; ++l)
     if (!taken[l] && !space.isReduction[l] && res.find(l) >= 0)
       options.push_back({AxisChoice::Loop, l, ReduceOp::Sum});
+  // Linearity (PyTorch 2.15 `gen_single_dim_einsum_strategies`): a
+  // contraction is linear in each input alone, so one P(sum) input with the
+  // others replicated gives a P(sum) result: mm(P(sum), S(1)) may keep the
+  // partial and gather the weight.
+  // P(avg) likewise, where an input carries it.
+  llvm::SmallVector<ReduceOp, 2> linear{ReduceOp::Sum};
+  if (hasPartial(current, ReduceOp::Avg))
+    linear.push_back(ReduceOp::Avg);
+  if (space.linearity == Linearity::One && space.combiner == ReduceOp::Sum)
+    for (ReduceOp r : linear)
+      for (int64_t i : inputs)
+        if (space.linearIn[i])
+          options.push_back({AxisChoice::Partial, -1, r, i});
 
-  expandOverMesh(space, mesh, options, out);
+  PyTorchExpansion pt{current, /*allowUneven=*/false};
+  expandOverMesh(space, mesh, options, out, Expansion::Shardable, &pt);
 }
 
 void loopSpaceCandidates(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
@@ -577,14 +577,14 @@ void loopSpaceCandidates(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
   bool hasReduction = llvm::is_contained(space.isReduction, true);
   llvm::SmallVector<int64_t> inputs = getTensorInputs(space);
   if (!hasReduction) {
-    out.push_back(pointwiseCandidate(space, mesh, current));
+    pointwiseCandidates(space, mesh, current, out);
     return;
   }
   if (inputs.size() == 1) {
     out.push_back(reductionCandidate(space, mesh, current, inputs.front()));
     return;
   }
-  einsumCandidates(space, mesh, out);
+  einsumCandidates(space, mesh, current, out);
 }
 
 //===----------------------------------------------------------------------===//
@@ -658,6 +658,42 @@ bool coversDim(OffsetSizeAndStrideOpInterface op, int64_t d, int64_t dimSize) {
   std::optional<int64_t> size = getConstantIntValue(op.getMixedSizes()[d]);
   std::optional<int64_t> stride = getConstantIntValue(op.getMixedStrides()[d]);
   return off == 0 && size == dimSize && stride == 1;
+}
+
+void exceptDimCandidates(Operation *op, llvm::ArrayRef<int64_t> mesh,
+                         llvm::ArrayRef<Placements> current,
+                         llvm::function_ref<bool(int64_t)> blocked,
+                         unsigned numInputs,
+                         llvm::SmallVectorImpl<ShardingCandidate> &out) {
+  auto type = cast<RankedTensorType>(op->getOperand(0).getType());
+  bool sharded = false;
+  for (unsigned i = 0; i < numInputs && i < current.size(); ++i)
+    sharded |= llvm::any_of(current[i], [](Placement p) { return p.isShard(); });
+  llvm::SmallVector<Placement> options{Placement::replicate()};
+  for (int64_t d = 0; sharded && d < type.getRank(); ++d)
+    if (!blocked(d))
+      options.push_back(Placement::shard(static_cast<int32_t>(d)));
+  forEachAxisAssignment(
+      mesh.size(), options.size(), [&](llvm::ArrayRef<int64_t> idx) {
+        Placements ps;
+        for (int64_t i : idx)
+          ps.push_back(options[i]);
+        ShardingCandidate c;
+        for (auto [i, v] : llvm::enumerate(op->getOperands())) {
+          bool tensor = isa<RankedTensorType>(v.getType());
+          bool input = i < numInputs;
+          if (tensor && input && ps != current[i] &&
+              !isShardable(cast<RankedTensorType>(v.getType()).getShape(),
+                           mesh, ps))
+            return;
+          c.operands.push_back(tensor ? ps : Placements());
+          c.excludedFromCost.push_back(!input);
+        }
+        for (Value v : op->getResults())
+          c.results.push_back(isa<RankedTensorType>(v.getType()) ? ps
+                                                                 : Placements());
+        out.push_back(std::move(c));
+      });
 }
 
 ShardingCandidate
@@ -789,6 +825,16 @@ static FailureOr<LoopSpace> getPointwiseSpace(Operation *op) {
   return buildElementwiseSpace(op);
 }
 
+static void pointwiseCandidates(const LoopSpace &space,
+                                llvm::ArrayRef<int64_t> mesh,
+                                llvm::ArrayRef<Placements> current,
+                                llvm::SmallVectorImpl<ShardingCandidate> &out) {
+  PyTorchExpansion pt{current, /*allowUneven=*/true};
+  expandOverMesh(space, mesh,
+                 exhaustiveOptions(space, hasPartial(current, ReduceOp::Avg)),
+                 out, Expansion::Shardable, &pt);
+}
+
 LogicalResult
 elementwiseCandidates(Operation *op, llvm::ArrayRef<int64_t> mesh,
                       llvm::ArrayRef<Placements> current,
@@ -796,7 +842,7 @@ elementwiseCandidates(Operation *op, llvm::ArrayRef<int64_t> mesh,
   FailureOr<LoopSpace> space = getPointwiseSpace(op);
   if (failed(space))
     return failure();
-  out.push_back(pointwiseCandidate(*space, mesh, current));
+  pointwiseCandidates(*space, mesh, current, out);
   return success();
 }
 

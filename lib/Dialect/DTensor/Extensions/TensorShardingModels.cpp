@@ -110,6 +110,46 @@ static ShardingCandidate insertSliceCandidate(tensor::InsertSliceOp op,
 /// and on partial axes. All tensor operands and results take the same
 /// placements.
 
+/// PyTorch 2.15's refusal of a view that flattens `groups` of `shape` (the
+/// source dims; `_analyze_flatten` under strict views): a dim sharded by an
+/// axis, not last in its group, whose size the axis does not divide.
+static std::string flattenRefusal(llvm::ArrayRef<ReassociationIndices> groups,
+                                  llvm::ArrayRef<int64_t> shape,
+                                  llvm::ArrayRef<int64_t> mesh,
+                                  llvm::ArrayRef<Placement> src) {
+  for (const ReassociationIndices &group : groups)
+    for (int64_t d : llvm::drop_end(group))
+      for (auto [axis, p] : llvm::enumerate(src))
+        if (p.isShard(d) && shape[d] % mesh[axis] != 0)
+          return ("flattening dim " + llvm::Twine(d) + " (size " +
+                  llvm::Twine(shape[d]) + ") sharded unevenly over mesh axis " +
+                  llvm::Twine(axis) + " (size " + llvm::Twine(mesh[axis]) +
+                  ")")
+              .str();
+  return {};
+}
+
+/// The same for a view that splits source dim `d` into `groups[d]` of the
+/// result `shape` (`Split` with `split_id == 0`): the first new dim must be
+/// divisible by every axis sharding `d`.
+static std::string unflattenRefusal(llvm::ArrayRef<ReassociationIndices> groups,
+                                    llvm::ArrayRef<int64_t> shape,
+                                    llvm::ArrayRef<int64_t> mesh,
+                                    llvm::ArrayRef<Placement> src) {
+  for (auto [axis, p] : llvm::enumerate(src)) {
+    if (!p.isShard() || groups[p.getDim()].size() < 2)
+      continue;
+    int64_t first = groups[p.getDim()].front();
+    if (shape[first] % mesh[axis] != 0)
+      return ("unflattening dim " + llvm::Twine(p.getDim()) +
+              " sharded over mesh axis " + llvm::Twine(axis) + " (size " +
+              llvm::Twine(mesh[axis]) + ") into a first dim of size " +
+              llvm::Twine(shape[first]))
+          .str();
+  }
+  return {};
+}
+
 //===----------------------------------------------------------------------===//
 // Models
 //===----------------------------------------------------------------------===//
@@ -137,6 +177,12 @@ struct CollapseShapeModel
                               llvm::ArrayRef<Placements> current) const {
     return collapseCandidate(op, mesh, current[0]);
   }
+  std::string getPyTorchRefusal(Operation *op, llvm::ArrayRef<int64_t> mesh,
+                                llvm::ArrayRef<Placements> current) const {
+    auto c = cast<tensor::CollapseShapeOp>(op);
+    return flattenRefusal(c.getReassociationIndices(),
+                          c.getSrcType().getShape(), mesh, current[0]);
+  }
 };
 
 struct ExpandShapeModel
@@ -145,6 +191,12 @@ struct ExpandShapeModel
                               llvm::ArrayRef<int64_t> mesh,
                               llvm::ArrayRef<Placements> current) const {
     return expandCandidate(op, mesh, current[0]);
+  }
+  std::string getPyTorchRefusal(Operation *op, llvm::ArrayRef<int64_t> mesh,
+                                llvm::ArrayRef<Placements> current) const {
+    auto e = cast<tensor::ExpandShapeOp>(op);
+    return unflattenRefusal(e.getReassociationIndices(),
+                            e.getResultType().getShape(), mesh, current[0]);
   }
   /// Expands the local shard. The rule keeps a shard of a split dim only on
   /// the first new dim and only where it divides evenly, so an uneven shard

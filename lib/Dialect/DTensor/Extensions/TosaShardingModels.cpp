@@ -57,9 +57,9 @@ struct MatMulShardingModel
                                                     tosa::MatMulOp> {
   LogicalResult
   getShardingCandidates(Operation *op, llvm::ArrayRef<int64_t> mesh,
-                        llvm::ArrayRef<Placements>,
+                        llvm::ArrayRef<Placements> current,
                         llvm::SmallVectorImpl<ShardingCandidate> &out) const {
-    einsumCandidates(matmulSpace(cast<tosa::MatMulOp>(op)), mesh, out);
+    einsumCandidates(matmulSpace(cast<tosa::MatMulOp>(op)), mesh, current, out);
     return success();
   }
 };

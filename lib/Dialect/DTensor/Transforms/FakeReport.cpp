@@ -126,6 +126,8 @@ struct FunctionReport {
   llvm::SmallVector<int64_t> commBytes, peakBytes;
   double commCostUs = 0;
   std::optional<double> pytorchCostUs;
+  /// Lines the text report ends with.
+  llvm::SmallVector<std::string> notes;
 };
 
 /// The placements after `step`.
@@ -147,8 +149,8 @@ llvm::SmallVector<int64_t> stepBytes(const RedistributeStep &step,
 
 double stepCost(const RedistributeStep &step, RankedTensorType type,
                 llvm::ArrayRef<int64_t> mesh) {
-  return redistributeCost(getTensorByteSize(type), mesh, step.before,
-                          placementsAfter(step));
+  return transitionCost(getTensorByteSize(type), mesh, step.before, step.axis,
+                        step.to);
 }
 
 /// Builds the report of one function from its plan, section by section.
@@ -257,9 +259,12 @@ void ReportBuilder::addValues() {
     Operation *def = v.getDefiningOp();
     std::string op = def ? def->getName().getStringRef().str()
                          : std::string("block_argument");
+    // Where the value is defined: its op, or the function for an argument.
+    Location loc = def ? def->getLoc() : v.getLoc();
     values.push_back(
         json::Object{{"name", valueName(v)},
                      {"op", op},
+                     {"loc", locationString(loc)},
                      {"global_shape", toJson(t->type.getShape())},
                      {"dtype", typeString(t->type.getElementType())},
                      {"placements", placementsJson(t->placements)},
@@ -388,6 +393,20 @@ FunctionReport ReportBuilder::build(bool comparePytorch) {
         {"proven_optimal", stats.provenOptimal},
         {"planned_ops", stats.plannedOps},
         {"lower_bound_us", jsonNumber(stats.lowerBound)}};
+  // strategy=pytorch: the ops PyTorch DTensor would refuse.
+  if (!plan.getPyTorchRefusals().empty()) {
+    json::Array refusals;
+    for (const auto &[op, why] : plan.getPyTorchRefusals()) {
+      refusals.push_back(json::Object{{"op", op->getName().getStringRef()},
+                                      {"loc", locationString(op->getLoc())},
+                                      {"reason", why}});
+      rep.notes.push_back("PyTorch DTensor refuses " +
+                          op->getName().getStringRef().str() + " (" +
+                          locationString(op->getLoc()) + "): " + why +
+                          "; this plan redistributes instead");
+    }
+    rep.object["pytorch_refuses"] = std::move(refusals);
+  }
   if (comparePytorch) {
     rep.pytorchCostUs = plan.getPytorchCommCost();
     rep.object["totals"].getAsObject()->insert(
@@ -457,6 +476,8 @@ void printText(llvm::raw_ostream &os, FunctionOpInterface func,
      << "] peak_bytes/rank=[" << joinIntegers(rep.peakBytes) << "]\n";
   if (const PlannerStats &stats = plan.plannerStats; stats.exactRequested)
     printPlanner(os, stats, rep.commCostUs);
+  for (const std::string &note : rep.notes)
+    os << "note: " << note << "\n";
   os << "\n";
 }
 

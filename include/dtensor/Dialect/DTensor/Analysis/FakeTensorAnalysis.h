@@ -149,17 +149,24 @@ public:
                  llvm::SmallVectorImpl<RedistributeStep> &steps,
                  std::string &error) const;
 
-  /// Cost (µs) of one redistribution of this plan: PyTorch's cost of the
-  /// transition, or, where PyTorch has none (P(max) -> P(sum)), PyTorch's
-  /// costs of the two transitions through R that the plan takes: the same
-  /// sum as the two explicit redistributions materialisation emits, so that
-  /// a plan costs the same before and after propagation.
+  /// Cost (µs) of one redistribution of this plan: the transition costs of
+  /// the steps it runs (`planCost`). With PyTorch's steps (strategy=pytorch)
+  /// that is PyTorch's `redistribute_cost`, or, where PyTorch has none
+  /// (P(max) -> P(sum)), its costs of the two transitions through R: the
+  /// same sum as the two explicit redistributions materialisation emits, so
+  /// that a plan costs the same before and after propagation.
   double getCost(const Redistribution &r) const;
 
   /// Total cost (µs) of the plan's redistributions under the cost model.
   double computeCommCost() const;
   /// Total cost (µs) of the PyTorch (greedy) plan of the same function.
   double getPytorchCommCost() const { return pytorchCommCost; }
+  /// Ops PyTorch DTensor refuses (strategy=pytorch only; see
+  /// `getPyTorchRefusal` of the sharding-rule interface).
+  llvm::ArrayRef<std::pair<Operation *, std::string>>
+  getPyTorchRefusals() const {
+    return pytorchRefusals;
+  }
 
   /// Builds the `#dtensor.spec` of placements on this function's mesh; null
   /// without a mesh.
@@ -168,8 +175,10 @@ public:
 private:
   friend class FakeTensorAnalysis;
   friend class FunctionPropagator;
-  /// Plans the steps of every redistribution (`Redistribution::steps`).
-  void planRedistributions();
+  /// Plans the steps of every redistribution (`Redistribution::steps`):
+  /// PyTorch's greedy steps, or with `minCost` the cheapest steps under the
+  /// cost model (never dearer than PyTorch's).
+  void planRedistributions(bool minCost);
 
   MeshOp mesh;
   llvm::SmallVector<int64_t, 4> meshShape;
@@ -178,6 +187,7 @@ private:
   llvm::SmallVector<Redistribution> redistributions;
   llvm::SmallVector<Value> values;
   double pytorchCommCost = 0;
+  llvm::SmallVector<std::pair<Operation *, std::string>> pytorchRefusals;
 
 public:
   /// How the global planner planned this function (strategy=global/exact).

@@ -101,6 +101,7 @@ void loopSpaceCandidates(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
 
 /// The einsum rule alone (contractions whose operands are not followed).
 void einsumCandidates(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
+                      llvm::ArrayRef<Placements> current,
                       llvm::SmallVectorImpl<ShardingCandidate> &out);
 
 /// Every strategy of a loop-space op (whole-function planning): per mesh
@@ -148,6 +149,17 @@ allPinnableElementwiseCandidates(Operation *op, llvm::ArrayRef<int64_t> mesh,
 
 /// Candidate with every tensor operand and result replicated.
 ShardingCandidate replicatedCandidate(Operation *op, size_t meshRank);
+
+/// PyTorch 2.15's `_shard_except_dim_strategy` (softmax, scans) expanded
+/// over the mesh: per axis R or a shard of any dim not in `blocked`, the
+/// same for every tensor operand and result; shards only where the input is
+/// sharded; an uneven shard only where the input already holds it. The first
+/// `numInputs` operands are inputs, the others destinations (not costed).
+void exceptDimCandidates(Operation *op, llvm::ArrayRef<int64_t> mesh,
+                         llvm::ArrayRef<Placements> current,
+                         llvm::function_ref<bool(int64_t)> blocked,
+                         unsigned numInputs,
+                         llvm::SmallVectorImpl<ShardingCandidate> &out);
 
 /// Follows the tensor operand among the first `numFollowable` with the most
 /// shards (ties: first), forcing R on the axes that shard a dim in `blocked`

@@ -78,6 +78,18 @@ def ShardingRuleOpInterface : OpInterface<"ShardingRuleOpInterface"> {
       }]
     >,
     InterfaceMethod<[{
+        Why PyTorch DTensor would refuse this op with its operands in
+        `operands` (PyTorch 2.15 raises instead of redistributing, e.g. a
+        reshape that flattens or unflattens an unevenly sharded dim), or an
+        empty string. The project still plans the op; strategy=pytorch warns
+        with this reason.
+      }],
+      "std::string", "getPyTorchRefusal",
+      (ins "::llvm::ArrayRef<int64_t>":$meshShape,
+           "::llvm::ArrayRef<::mlir::dtensor::Placements>":$operands), "",
+      /*defaultImplementation=*/[{ return std::string(); }]
+    >,
+    InterfaceMethod<[{
         True if this op creates its tensor results from nothing but scalars
         and attributes (constants, empty tensors, splats), so that every
         rank can build any placement of them locally.
