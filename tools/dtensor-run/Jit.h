@@ -10,6 +10,7 @@
 #define DTENSOR_TOOLS_DTENSOR_RUN_JIT_H
 
 #include "HostArray.h"
+#include "Options.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -22,12 +23,15 @@ namespace dtensor_run {
 /// Strips the global-view dtensor ops that are identities on one device.
 void stripToOneDevice(mlir::ModuleOp module);
 
-/// Lowers `module` (partitioned first with `strategy` when `partition`) and
-/// JIT-compiles it; exits with an error when any step fails.
+/// Lowers `module` (partitioned first with `options.strategy` when
+/// `partition`) with the CPU pipeline (vectorized unless
+/// `options.vectorize` is false) and JIT-compiles it for the host CPU's
+/// features; sets the BLAS threads to `options.threads`. Exits with an error
+/// when any step fails.
 std::unique_ptr<mlir::ExecutionEngine> compileModule(mlir::ModuleOp module,
                                                      llvm::StringRef entry,
                                                      bool partition,
-                                                     llvm::StringRef strategy);
+                                                     const Options &options);
 
 /// Calls `entry` `iters` times on `inputs`; returns the outputs of the last
 /// call (each of the dtype of `results[i]`) and sets `seconds` to the

@@ -193,7 +193,7 @@ bool checkAgainstOneRank(ModuleOp module, const Options &options,
   stripToOneDevice(*single);
   StringRef entry = info.entryName;
   std::unique_ptr<ExecutionEngine> ref =
-      compileModule(*single, entry, /*partition=*/false, options.strategy);
+      compileModule(*single, entry, /*partition=*/false, options);
   std::vector<HostArray> globals = globalInputs(options, info);
   double seconds;
   std::vector<HostArray> expected =
@@ -253,7 +253,7 @@ int dtensor_run::runWorker(MLIRContext &ctx, const Options &given) {
   OwningOpRef<ModuleOp> local = module->clone();
   StringRef entry = info.entryName;
   std::unique_ptr<ExecutionEngine> engine =
-      compileModule(*local, entry, /*partition=*/true, options.strategy);
+      compileModule(*local, entry, /*partition=*/true, options);
   MPI_Barrier(MPI_COMM_WORLD);
   if (options.steps)
     return finishTraining(options, rank,
