@@ -110,3 +110,32 @@ func.func @negative_into_contraction(%a: tensor<16x32xf32>, %b: tensor<32x16xf32
   %m = linalg.matmul ins(%s, %b : tensor<16x32xf32>, tensor<32x16xf32>) outs(%c : tensor<16x16xf32>) -> tensor<16x16xf32>
   return %m : tensor<16x16xf32>
 }
+
+// -----
+
+// Why: a 0-d producer that accumulates into its init (the loss seed of a
+// gradient) and has another user would, fused into a 2-D loop nest and kept
+// as an extra output, be updated once per iteration: it is not fused.
+// CHECK-LABEL: func.func @negative_accumulating_producer
+// CHECK: %[[S:.*]] = linalg.generic {{.*}}iterator_types = []
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[S]], %{{.*}} : tensor<f32>, tensor<4x4xf32>)
+func.func @negative_accumulating_producer(%x: tensor<4x4xf32>) -> (tensor<f32>, tensor<4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %k = arith.constant 0.5 : f32
+  %e0 = tensor.empty() : tensor<f32>
+  %z = linalg.fill ins(%zero : f32) outs(%e0 : tensor<f32>) -> tensor<f32>
+  %s = linalg.generic {indexing_maps = [affine_map<() -> ()>], iterator_types = []} outs(%z : tensor<f32>) {
+  ^bb0(%o: f32):
+    %a = arith.addf %o, %k : f32
+    linalg.yield %a : f32
+  } -> tensor<f32>
+  %e = tensor.empty() : tensor<4x4xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %x : tensor<f32>, tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.mulf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<4x4xf32>
+  return %s, %m : tensor<f32>, tensor<4x4xf32>
+}

@@ -15,7 +15,7 @@
 // CHECK: %[[M:.*]] = vector.create_mask %[[N]] : vector<32xi1>
 // CHECK: %[[A:.*]] = vector.transfer_read %{{.*}}, %[[M]] {{.*}} vector<32xf32>
 // CHECK: %[[B:.*]] = vector.transfer_read %{{.*}}, %[[M]] {{.*}} vector<32xf32>
-// CHECK: %[[S:.*]] = arith.addf %[[A]], %[[B]] : vector<32xf32>
+// CHECK: %[[S:.*]] = arith.addf {{%[0-9]+, %[0-9]+}} : vector<32xf32>
 // CHECK: vector.transfer_write %[[S]], %{{.*}}, %[[M]] {{.*}} : vector<32xf32>
 // CHECK-NOT: linalg.generic
 // SIZE8-LABEL: func.func @elementwise_dynamic
@@ -46,6 +46,30 @@ func.func @reduce_rows(%x: memref<?x512xf32>, %o: memref<?xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
                   iterator_types = ["parallel", "reduction"]}
       ins(%x : memref<?x512xf32>) outs(%o : memref<?xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// An outer reduction (a column sum, as in bias gradients): the reduced loop
+// tiled by one, each step an elementwise vector add into the accumulator
+// (no vector.reduction, no multi_reduction left).
+// CHECK-LABEL: func.func @reduce_columns
+// CHECK: scf.for
+// CHECK: %[[A:.*]] = vector.transfer_read {{.*}} vector<32xf32>
+// CHECK: %[[B:.*]] = vector.transfer_read {{.*}} vector<32xf32>
+// CHECK: %[[S:.*]] = arith.addf {{%[0-9]+, %[0-9]+}} : vector<32xf32>
+// CHECK: vector.transfer_write %[[S]]
+// CHECK-NOT: vector.multi_reduction
+// CHECK-NOT: vector.reduction
+func.func @reduce_columns(%x: memref<4x32xf32>, %o: memref<32xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<4x32xf32>) outs(%o : memref<32xf32>) {
   ^bb0(%a: f32, %acc: f32):
     %s = arith.addf %a, %acc : f32
     linalg.yield %s : f32
@@ -136,5 +160,25 @@ func.func @negative_i1(%x: memref<64xi1>, %y: memref<64xi1>, %o: memref<64xi1>) 
 // CHECK-NOT: linalg.matmul
 func.func @matmul_off_blas(%a: memref<8x8xf32>, %b: memref<8x8xf32>, %c: memref<8x8xf32>) {
   linalg.matmul ins(%a, %b : memref<8x8xf32>, memref<8x8xf32>) outs(%c : memref<8x8xf32>)
+  return
+}
+
+// -----
+
+// Why: an output written across the innermost loop (here a weight gradient
+// x^T dy whose result is indexed (d2, d1)) is not vectorized; it becomes
+// loops later.
+// CHECK-LABEL: func.func @negative_transposed_output
+// CHECK-NOT: vector.
+// CHECK: linalg.generic
+func.func @negative_transposed_output(%a: memref<4x32xf32>, %b: memref<4x4xf32>, %o: memref<32x4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d2, d1)>],
+                  iterator_types = ["reduction", "parallel", "parallel"]}
+      ins(%a, %b : memref<4x32xf32>, memref<4x4xf32>) outs(%o : memref<32x4xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %y, %x : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
   return
 }

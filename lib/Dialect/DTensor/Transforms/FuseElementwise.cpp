@@ -54,6 +54,15 @@ bool shouldFuse(OpOperand *operand, unsigned maxRecomputeOps) {
   Operation *consumer = operand->getOwner();
   if (!producer || isContractionLike(producer) || isContractionLike(consumer))
     return false;
+  // A producer that reads its own outputs (an accumulation into an init
+  // value) or has no loops (a 0-d op) would, fused into a loop nest and
+  // kept for its other users, update its output once per iteration.
+  auto producerOp = dyn_cast<linalg::LinalgOp>(producer);
+  if (!producerOp || producerOp.getNumLoops() == 0 ||
+      llvm::any_of(producerOp.getDpsInitsMutable(), [&](OpOperand &init) {
+        return producerOp.payloadUsesValueFromOperand(&init);
+      }))
+    return false;
   if (producer->hasOneUse())
     return true;
   auto generic = dyn_cast<linalg::GenericOp>(producer);

@@ -42,7 +42,8 @@ bool hasVectorizableElements(Type type) {
 }
 
 /// The ops this pass vectorizes: linalg ops on buffers with at least one
-/// loop, not convolutions, on vectorizable elements. Contractions that
+/// loop, not convolutions, on vectorizable elements, whose outputs are
+/// written in loop order. Contractions that
 /// reach this pass are those the BLAS lowering did not take (integers, dot
 /// products, `blas=false`): vectorized along their innermost loop too.
 bool isCandidate(linalg::LinalgOp op) {
@@ -50,7 +51,23 @@ bool isCandidate(linalg::LinalgOp op) {
       linalg::isaConvolutionOpInterface(op) ||
       !isa<TilingInterface>(op.getOperation()))
     return false;
-  return llvm::all_of(op->getOperandTypes(), hasVectorizableElements);
+  if (!llvm::all_of(op->getOperandTypes(), hasVectorizableElements))
+    return false;
+  // The innermost loop must walk every output in memory order: outputs
+  // indexed by the loops in increasing order (no transposed write).
+  return llvm::all_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
+    AffineMap map = op.getMatchingIndexingMap(&init);
+    if (!map.isProjectedPermutation())
+      return false;
+    int64_t last = -1;
+    for (AffineExpr result : map.getResults()) {
+      int64_t dim = cast<AffineDimExpr>(result).getPosition();
+      if (dim <= last)
+        return false;
+      last = dim;
+    }
+    return true;
+  });
 }
 
 /// Tile sizes (0: the loop is not tiled) and the vector sizes of the tile.
@@ -128,18 +145,26 @@ LogicalResult tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op,
   return success();
 }
 
-/// Lowers the vectorizer's n-D vector ops (all leading dims of size one) to
-/// 1-D ops and f32 math functions to polynomials.
-void populateVectorCleanupPatterns(RewritePatternSet &patterns) {
+/// First step of the lowering: reductions over unit dims (an outer reduction
+/// loop tiled by one) become elementwise combines, the others
+/// `vector.reduction`s; masks are folded into the transfers.
+void populateReductionLoweringPatterns(RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  vector::MultiDimReductionOp::getCanonicalizationPatterns(patterns, ctx);
   vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
+  vector::populateVectorMultiReductionLoweringPatterns(
+      patterns, vector::VectorMultiReductionLowering::InnerReduction);
+}
+
+/// Second step: the n-D vector ops (all leading dims of size one) to 1-D
+/// ops, f32 math functions to polynomials. Broadcasts and shape casts are
+/// left to convert-vector-to-llvm: their lowering patterns and the
+/// leading-unit-dim patterns undo each other.
+void populateVectorCleanupPatterns(RewritePatternSet &patterns) {
   vector::populateVectorMaskOpLoweringPatterns(patterns);
   vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
   vector::populateVectorTransferDropUnitDimsPatterns(patterns);
-  vector::populateVectorMultiReductionLoweringPatterns(
-      patterns, vector::VectorMultiReductionLowering::InnerReduction);
   vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
-  vector::populateVectorBroadcastLoweringPatterns(patterns);
-  vector::populateVectorShapeCastLoweringPatterns(patterns);
   populateMathPolynomialApproximationPatterns(patterns);
 }
 
@@ -169,10 +194,16 @@ struct VectorizePass
       else
         ++numSkipped;
     }
-    RewritePatternSet patterns(&getContext());
-    populateVectorCleanupPatterns(patterns);
-    // Not converging leaves some vector ops for convert-vector-to-scf.
-    (void)applyPatternsGreedily(getOperation(), std::move(patterns));
+    // Not converging leaves some vector ops for convert-vector-to-scf; the
+    // bound keeps patterns that undo each other from looping.
+    GreedyRewriteConfig config;
+    config.setMaxNumRewrites(20000);
+    RewritePatternSet reductions(&getContext());
+    populateReductionLoweringPatterns(reductions);
+    (void)applyPatternsGreedily(getOperation(), std::move(reductions), config);
+    RewritePatternSet cleanup(&getContext());
+    populateVectorCleanupPatterns(cleanup);
+    (void)applyPatternsGreedily(getOperation(), std::move(cleanup), config);
   }
 };
 } // namespace
