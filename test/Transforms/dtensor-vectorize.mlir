@@ -148,17 +148,12 @@ func.func @negative_i1(%x: memref<64xi1>, %y: memref<64xi1>, %o: memref<64xi1>) 
 
 // -----
 
-// A contraction the BLAS lowering did not take (blas=false): one output
-// element per iteration, the reduction over k in a vector.
-// CHECK-LABEL: func.func @matmul_off_blas
-// CHECK: scf.for
-// CHECK: scf.for
-// CHECK: %[[A:.*]] = vector.transfer_read {{.*}} vector<8xf32>
-// CHECK: %[[B:.*]] = vector.transfer_read {{.*}} vector<8xf32>
-// CHECK: %[[P:.*]] = arith.mulf %[[A]], %[[B]] : vector<8xf32>
-// CHECK: vector.reduction <add>, %[[P]], %{{.*}} : vector<8xf32> into f32
-// CHECK-NOT: linalg.matmul
-func.func @matmul_off_blas(%a: memref<8x8xf32>, %b: memref<8x8xf32>, %c: memref<8x8xf32>) {
+// Why: a matmul off BLAS reads B[k, n] with a stride along its innermost
+// loop k; gathered one element at a time it would be slower than loops.
+// CHECK-LABEL: func.func @negative_matmul_strided
+// CHECK-NOT: vector.
+// CHECK: linalg.matmul
+func.func @negative_matmul_strided(%a: memref<8x8xf32>, %b: memref<8x8xf32>, %c: memref<8x8xf32>) {
   linalg.matmul ins(%a, %b : memref<8x8xf32>, memref<8x8xf32>) outs(%c : memref<8x8xf32>)
   return
 }
@@ -179,6 +174,28 @@ func.func @negative_transposed_output(%a: memref<4x32xf32>, %b: memref<4x4xf32>,
     %m = arith.mulf %y, %x : f32
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A contraction whose operands are contiguous along the reduced innermost
+// loop (the attention scores q k^T per row): vectorized, the reduction
+// whole in a vector.
+// CHECK-LABEL: func.func @dot_rows
+// CHECK: %[[A:.*]] = vector.transfer_read {{.*}} vector<64xf32>
+// CHECK: %[[B:.*]] = vector.transfer_read {{.*}} vector<64xf32>
+// CHECK: %[[P:.*]] = arith.mulf %[[A]], %[[B]] : vector<64xf32>
+// CHECK: vector.reduction <add>, %[[P]], %{{.*}} : vector<64xf32> into f32
+func.func @dot_rows(%q: memref<16x64xf32>, %k: memref<16x64xf32>, %s: memref<16x16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%q, %k : memref<16x64xf32>, memref<16x64xf32>) outs(%s : memref<16x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
   }
   return
 }

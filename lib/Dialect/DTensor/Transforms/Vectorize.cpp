@@ -43,7 +43,8 @@ bool hasVectorizableElements(Type type) {
 
 /// The ops this pass vectorizes: linalg ops on buffers with at least one
 /// loop, not convolutions, on vectorizable elements, whose outputs are
-/// written in loop order. Contractions that
+/// written in loop order and whose operands are contiguous (or broadcast)
+/// along the innermost loop. Contractions that
 /// reach this pass are those the BLAS lowering did not take (integers, dot
 /// products, `blas=false`): vectorized along their innermost loop too.
 bool isCandidate(linalg::LinalgOp op) {
@@ -53,21 +54,24 @@ bool isCandidate(linalg::LinalgOp op) {
     return false;
   if (!llvm::all_of(op->getOperandTypes(), hasVectorizableElements))
     return false;
-  // The innermost loop must walk every output in memory order: outputs
-  // indexed by the loops in increasing order (no transposed write).
-  return llvm::all_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
-    AffineMap map = op.getMatchingIndexingMap(&init);
+  // The innermost loop must walk every output in memory order (outputs
+  // indexed by the loops in increasing order, no transposed write) and read
+  // every input contiguously or not at all (broadcast): a strided read
+  // along it would be gathered one element at a time, slower than loops.
+  unsigned inner = op.getNumLoops() - 1;
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
     if (!map.isProjectedPermutation())
       return false;
-    int64_t last = -1;
-    for (AffineExpr result : map.getResults()) {
-      int64_t dim = cast<AffineDimExpr>(result).getPosition();
-      if (dim <= last)
-        return false;
-      last = dim;
-    }
-    return true;
-  });
+    SmallVector<unsigned> dims;
+    for (AffineExpr result : map.getResults())
+      dims.push_back(cast<AffineDimExpr>(result).getPosition());
+    if (!dims.empty() && llvm::is_contained(ArrayRef(dims).drop_back(), inner))
+      return false;
+    if (op.isDpsInit(&operand) && !llvm::is_sorted(dims))
+      return false;
+  }
+  return true;
 }
 
 /// Tile sizes (0: the loop is not tiled) and the vector sizes of the tile.
