@@ -415,7 +415,10 @@ def DTensorVectorize : Pass<"dtensor-vectorize", "::mlir::func::FuncOp"> {
   let description = [{
     Tiles every linalg op on memrefs but convolutions (the CPU pipeline runs
     it after the BLAS lowering: the contractions still here are those BLAS
-    does not take, e.g. integer ones or dot products) with `scf.for` loops
+    does not take, e.g. integer ones or dot products) whose operands are
+    contiguous or broadcast along the innermost loop and whose outputs are
+    indexed in loop order (a strided read would be gathered element by
+    element, slower than a loop) with `scf.for` loops
     (`scf::tileUsingSCF`): size 1 on every loop but the innermost, and
     `vector-size` elements on the innermost; an innermost reduction of
     static size up to `max-reduction-size` is kept whole, so that it is
