@@ -1,7 +1,30 @@
-// RUN: dtensor-opt %s --dtensor-cpu-pipeline -split-input-file | FileCheck %s
+// RUN: dtensor-opt %s --dtensor-cpu-pipeline="vectorize=false" -split-input-file | FileCheck %s
+// RUN: dtensor-opt %s --dtensor-cpu-pipeline -split-input-file | FileCheck %s --check-prefix=VEC
 
-// math ops on tensors reach the LLVM dialect: LLVM intrinsics where there is
-// one, libm calls for the rest, outlined functions for integer powers.
+// math ops on tensors reach the LLVM dialect: in scalar loops
+// (vectorize=false), LLVM intrinsics where there is one, libm calls for the
+// rest, outlined functions for integer powers. Vectorized, exp, tanh and erf
+// on f32 (and f16 through f32) vectors are polynomials (fma chains), sqrt an
+// intrinsic on vectors, integer powers the outlined function per element.
+
+// VEC-LABEL: llvm.func @integer
+// VEC-NOT: math.
+// VEC: "llvm.intr.abs"({{.*}}) <{is_int_min_poison = false}> : (vector<8xi32>) -> vector<8xi32>
+// VEC: llvm.call @__mlir_math_ipowi_i32
+// VEC-NOT: math.
+// VEC-LABEL: llvm.func @float
+// VEC-NOT: math.
+// VEC-NOT: llvm.call @expf
+// VEC-NOT: llvm.call @erff
+// VEC: llvm.intr.fma({{.*}}) : (vector<8xf32>, vector<8xf32>, vector<8xf32>) -> vector<8xf32>
+// VEC: llvm.intr.sqrt({{.*}}) : (vector<8xf32>) -> vector<8xf32>
+// VEC-NOT: math.
+// VEC-LABEL: llvm.func @widths
+// VEC: llvm.call @erf(
+// VEC: llvm.fpext {{.*}} : vector<8xf16> to vector<8xf32>
+// VEC: llvm.intr.fma
+// VEC: llvm.fptrunc {{.*}} : vector<8xf32> to vector<8xf16>
+// VEC-NOT: math.
 
 // CHECK-LABEL: llvm.func @integer
 // CHECK-NOT: math.

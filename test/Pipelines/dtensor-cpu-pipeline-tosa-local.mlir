@@ -5,7 +5,7 @@
 // CHECK-LABEL: llvm.func @mul_reduce
 // CHECK-NOT: tosa.
 // CHECK: llvm.fmul
-// CHECK: llvm.fadd
+// CHECK: {{llvm.fadd|llvm.intr.vector.reduce.fadd}}
 // CHECK: llvm.return
 func.func @mul_reduce(%x: tensor<4x8xf32>, %y: tensor<1x8xf32>) -> tensor<4xf32> {
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>

@@ -167,7 +167,7 @@ public:
         f.erase();
     if (failed(widenFloatsToF64(*wide)))
       fail("--grad-check: the f64 copy of @" + name + " does not verify");
-    engine = compileModule(*wide, name, /*partition=*/false, options.strategy);
+    engine = compileModule(*wide, name, /*partition=*/false, options);
   }
 
   /// The loss at `inputs` (not changed: the call gets a copy, which the
@@ -242,7 +242,7 @@ int dtensor_run::runGradCheck(MLIRContext &ctx, const Options &options) {
   OwningOpRef<ModuleOp> narrow = module->clone();
   stripToOneDevice(*narrow);
   auto engine =
-      compileModule(*narrow, gradName, /*partition=*/false, options.strategy);
+      compileModule(*narrow, gradName, /*partition=*/false, options);
   double seconds;
   std::vector<HostArray> narrowInputs = inputs;
   std::vector<HostArray> grads =

@@ -11,7 +11,11 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/TargetParser/Host.h"
+
 #include <chrono>
+#include <dlfcn.h>
 
 using namespace mlir;
 using namespace mlir::dtensor;
@@ -26,33 +30,73 @@ void dtensor_run::stripToOneDevice(ModuleOp module) {
   });
 }
 
+namespace {
+/// Sets the BLAS's thread count to `threads` when the process has a BLAS
+/// with a known setter (OpenBLAS: `openblas_set_num_threads`), looked up at
+/// run time so that no BLAS is linked by name.
+void setBlasThreads(int threads) {
+  using SetThreads = void (*)(int);
+  if (auto set = reinterpret_cast<SetThreads>(
+          dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
+    set(threads);
+}
+
+/// A target machine for the host CPU, with all its features (AVX2,
+/// AVX-512, ...), so that the vector ops of the CPU pipeline are compiled
+/// for the host's vector registers and LLVM's optimizer sees its costs.
+std::unique_ptr<llvm::TargetMachine> hostTargetMachine() {
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    fail("cannot detect the host CPU: " + llvm::toString(builder.takeError()));
+  builder->setCPU(llvm::sys::getHostCPUName().str());
+  llvm::SubtargetFeatures features;
+  for (const auto &feature : llvm::sys::getHostCPUFeatures())
+    features.AddFeature(feature.getKey(), feature.getValue());
+  builder->getFeatures() = features;
+  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto tm = builder->createTargetMachine();
+  if (!tm)
+    fail("cannot create a target machine for the host CPU: " +
+         llvm::toString(tm.takeError()));
+  return std::move(*tm);
+}
+} // namespace
+
 std::unique_ptr<ExecutionEngine>
 dtensor_run::compileModule(ModuleOp module, StringRef entry, bool partition,
-                           StringRef strategy, bool asyncCollectives,
-                           StringRef lowering) {
+                           const Options &runOptions, StringRef lowering) {
+  setBlasThreads(runOptions.threads);
   module.lookupSymbol<func::FuncOp>(entry)->setAttr(
       "llvm.emit_c_interface", UnitAttr::get(module.getContext()));
   if (partition) {
     // The partitioner with the requested strategy, then the lowering.
     PassManager pre(module.getContext());
-    std::string p =
-        ("dtensor-partition{strategy=" + strategy +
-         " async-collectives=" + (asyncCollectives ? "1" : "0") + "}")
-            .str();
+    std::string p = "dtensor-partition{strategy=" + runOptions.strategy +
+                    " async-collectives=" +
+                    (runOptions.syncCollectives ? "0" : "1") + "}";
     if (failed(parsePassPipeline(p, pre)) || failed(pre.run(module)))
       fail("partitioning failed (see the errors above)");
   }
   PassManager pm(module.getContext());
-  if (failed(parsePassPipeline(lowering, pm)))
-    fail("cannot build the lowering pipeline '" + lowering + "'");
+  // The CPU pipeline unless a lowering is given (the GPU pipeline) or
+  // requested for testing (--lowering).
+  std::string pipeline =
+      !lowering.empty() ? lowering.str()
+      : runOptions.lowering != kCPULowering
+          ? runOptions.lowering
+          : std::string("dtensor-cpu-pipeline{partition=false vectorize=") +
+                (runOptions.vectorize ? "true" : "false") + "}";
+  if (failed(parsePassPipeline(pipeline, pm)))
+    fail("cannot build the lowering pipeline '" + pipeline + "'");
   if (failed(pm.run(module)))
     fail("lowering to LLVM failed (see the errors above)");
+  std::unique_ptr<llvm::TargetMachine> tm = hostTargetMachine();
   ExecutionEngineOptions options;
-  options.transformer = makeOptimizingTransformer(2, 0, nullptr);
+  options.transformer = makeOptimizingTransformer(2, 0, tm.get());
   static std::string runnerUtils = DTENSOR_C_RUNNER_UTILS;
   static llvm::SmallVector<StringRef> libs{runnerUtils};
   options.sharedLibPaths = libs;
-  auto engine = ExecutionEngine::create(module, options);
+  auto engine = ExecutionEngine::create(module, options, std::move(tm));
   if (!engine)
     fail("JIT compilation failed: " + llvm::toString(engine.takeError()));
   return std::move(*engine);

@@ -10,6 +10,7 @@
 #define DTENSOR_TOOLS_DTENSOR_RUN_JIT_H
 
 #include "HostArray.h"
+#include "Options.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -26,13 +27,15 @@ void stripToOneDevice(mlir::ModuleOp module);
 inline constexpr llvm::StringLiteral kCPULowering =
     "dtensor-cpu-pipeline{partition=false}";
 
-/// Lowers `module` (partitioned first with `strategy` when `partition`, with
-/// async collectives unless `asyncCollectives` is false) with `lowering` and
-/// JIT-compiles it; exits with an error when any step fails.
+/// Lowers `module` (partitioned first with `options.strategy` when
+/// `partition`, with async collectives unless `options.syncCollectives`)
+/// with `lowering`, else `options.lowering` when it is not the default,
+/// else the CPU pipeline (vectorized unless `options.vectorize` is false),
+/// and JIT-compiles it for the host CPU's features; sets the BLAS threads to
+/// `options.threads`. Exits with an error when any step fails.
 std::unique_ptr<mlir::ExecutionEngine>
 compileModule(mlir::ModuleOp module, llvm::StringRef entry, bool partition,
-              llvm::StringRef strategy, bool asyncCollectives = true,
-              llvm::StringRef lowering = kCPULowering);
+              const Options &options, llvm::StringRef lowering = {});
 
 /// Calls `entry` `iters` times on `inputs`; returns the outputs of the last
 /// call (each of the dtype of `results[i]`) and sets `seconds` to the

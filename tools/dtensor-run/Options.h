@@ -33,6 +33,10 @@ struct Options {
   /// with compute), for comparisons.
   bool syncCollectives = false;
   int iters = 1;
+  /// --threads: compute threads per rank (BLAS threads).
+  int threads = 1;
+  /// --vectorize: the CPU pipeline's `vectorize` option.
+  bool vectorize = true;
   std::string mpirun = "mpirun";
   /// --grad-check: compare @f_grad with f64 finite differences of @f on
   /// `gradSamples` elements per parameter, passing below `gradTol`.

@@ -202,7 +202,7 @@ std::vector<HostArray> trainOnOneRank(ModuleOp module, const Options &options,
   OwningOpRef<ModuleOp> single = module.clone();
   stripToOneDevice(*single);
   std::unique_ptr<ExecutionEngine> ref = compileModule(
-      *single, info.entryName, /*partition=*/false, options.strategy);
+      *single, info.entryName, /*partition=*/false, options);
   std::vector<HostArray> args = globalInputs(options, info);
   initState(options, info.entry, args);
   std::vector<HostArray> out =

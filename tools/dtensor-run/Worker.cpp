@@ -196,7 +196,7 @@ bool checkAgainstOneRank(ModuleOp module, const Options &options,
   stripToOneDevice(*single);
   StringRef entry = info.entryName;
   std::unique_ptr<ExecutionEngine> ref =
-      compileModule(*single, entry, /*partition=*/false, options.strategy);
+      compileModule(*single, entry, /*partition=*/false, options);
   std::vector<HostArray> globals = globalInputs(options, info);
   double seconds;
   std::vector<HostArray> expected =
@@ -259,10 +259,8 @@ int dtensor_run::runWorker(MLIRContext &ctx, const Options &given) {
   OwningOpRef<ModuleOp> local = module->clone();
   StringRef entry = info.entryName;
   std::unique_ptr<ExecutionEngine> engine =
-      compileModule(*local, entry, /*partition=*/true, options.strategy,
-                    !options.syncCollectives,
-                    onDevice ? StringRef(kGpuPipeline)
-                             : StringRef(options.lowering));
+      compileModule(*local, entry, /*partition=*/true, options,
+                    onDevice ? StringRef(kGpuPipeline) : StringRef());
   MPI_Barrier(MPI_COMM_WORLD);
   if (options.steps)
     return finishTraining(options, rank,

@@ -20,6 +20,9 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/TargetSelect.h"
 
+#include <optional>
+#include <vector>
+
 using namespace dtensor_run;
 namespace cl = llvm::cl;
 
@@ -71,6 +74,17 @@ static cl::opt<bool> syncCollectives(
     cl::cat(runCategory));
 static cl::opt<int> iterations("iters", cl::desc("timed runs per rank"),
                                cl::init(1), cl::cat(runCategory));
+// `--threads` is parsed by hand (takeThreadsOption): LLVM's libraries
+// already register a command-line option named "threads" in this process.
+static cl::extrahelp threadsHelp(
+    "  --threads=<int>  compute threads per rank: the BLAS threads of the "
+    "GEMM calls (default 1)\n");
+static cl::opt<bool>
+    vectorize("vectorize",
+              cl::desc("fuse and vectorize the generated loops (the CPU "
+                       "pipeline's vectorize option; --vectorize=false "
+                       "gives scalar loops, for debugging)"),
+              cl::init(true), cl::cat(runCategory));
 static cl::opt<std::string> mpirun("mpirun", cl::desc("mpirun to launch with"),
                                    cl::init("mpirun"), cl::cat(runCategory));
 static cl::opt<unsigned>
@@ -125,7 +139,33 @@ static cl::opt<std::string> workerDir("worker-dir", cl::Hidden,
   std::exit(1);
 }
 
-static Options collectOptions() {
+/// Removes `--threads T` / `--threads=T` from `argv` and returns T (1 when
+/// absent).
+static int takeThreadsOption(std::vector<char *> &argv) {
+  std::optional<llvm::StringRef> value;
+  std::vector<char *> kept;
+  for (size_t i = 0; i < argv.size(); ++i) {
+    llvm::StringRef arg(argv[i]);
+    if (arg == "--threads" || arg == "-threads") {
+      if (i + 1 == argv.size())
+        fail("--threads needs a value");
+      value = argv[++i];
+      continue;
+    }
+    if (arg.consume_front("--threads=") || arg.consume_front("-threads=")) {
+      value = arg;
+      continue;
+    }
+    kept.push_back(argv[i]);
+  }
+  argv = std::move(kept);
+  int threads = 1;
+  if (value && (value->getAsInteger(10, threads) || threads < 1))
+    fail("--threads must be a positive integer, got '" + *value + "'");
+  return threads;
+}
+
+static Options collectOptions(int threads) {
   Options o;
   o.inputFile = inputFile;
   o.numRanks = numRanks;
@@ -143,8 +183,9 @@ static Options collectOptions() {
   o.strategy = strategy;
   o.lowering = lowering;
   o.syncCollectives = syncCollectives;
-  o.lowering = lowering;
   o.iters = iterations;
+  o.threads = threads;
+  o.vectorize = vectorize;
   o.mpirun = mpirun;
   o.timeoutSeconds = timeout;
   o.gradCheck = gradCheck;
@@ -167,13 +208,15 @@ int main(int argc, char **argv) {
   mlir::dtensor::registerAllPasses();
   // --help lists dtensor-run's options only, not LLVM's and MLIR's.
   cl::HideUnrelatedOptions(runCategory);
-  cl::ParseCommandLineOptions(argc, argv,
+  std::vector<char *> args(argv, argv + argc);
+  int threads = takeThreadsOption(args);
+  cl::ParseCommandLineOptions(static_cast<int>(args.size()), args.data(),
                               "dtensor-run: run a program on N ranks\n");
   mlir::DialectRegistry registry;
   registerEverything(registry);
   mlir::MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
-  Options options = collectOptions();
+  Options options = collectOptions(threads);
   if (worker)
     return runWorker(ctx, options);
   if (options.gradCheck && !options.steps)

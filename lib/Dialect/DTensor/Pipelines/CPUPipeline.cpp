@@ -49,6 +49,8 @@ void mlir::dtensor::buildCPUPipeline(OpPassManager &pm,
   if (options.blas)
     pm.addPass(dtensor::createDTensorFoldTransposeIntoContraction());
   pm.addPass(createCanonicalizerPass());
+  if (options.vectorize)
+    pm.addPass(dtensor::createDTensorFuseElementwise());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
@@ -61,6 +63,14 @@ void mlir::dtensor::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createConvertBufferizationToMemRefPass());
   if (options.blas)
     pm.addPass(dtensor::createDTensorLinalgToBLAS());
+  if (options.vectorize) {
+    dtensor::DTensorVectorizeOptions vectorize;
+    vectorize.vectorSize = options.vectorSize;
+    pm.addNestedPass<func::FuncOp>(dtensor::createDTensorVectorize(vectorize));
+    // Transfers of rank > 1 the patterns did not flatten.
+    pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass());
+  }
+  // What is not vectorized (contractions off BLAS, i1 ops) becomes loops.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
@@ -73,6 +83,12 @@ void mlir::dtensor::buildCPUPipeline(OpPassManager &pm,
   // for the rest; convert-math-to-libm rejects the ops it has no call for.
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
+  // Reductions may be reassociated: a vector reduction is a tree.
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.reassociateFPReductions = true;
+  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
+  // The vectorizer's padding values (`ub.poison`).
+  pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());

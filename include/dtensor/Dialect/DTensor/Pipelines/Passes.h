@@ -28,14 +28,25 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("call cblas_?gemm for matmuls (the program must then be "
                      "linked with a CBLAS, e.g. OpenBLAS)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> vectorize{
+      *this, "vectorize",
+      llvm::cl::desc("fuse elementwise chains and vectorize the linalg ops "
+                     "that are not contractions (off: scalar loops, for "
+                     "debugging)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> vectorSize{
+      *this, "vector-size",
+      llvm::cl::desc("elements per vector along the innermost loop"),
+      llvm::cl::init(32)};
 };
 
 /// Adds the CPU pipeline to `pm`: partition (optional), a check that names
 /// the ops no later step lowers (`dtensor-check-cpu-lowering`), collectives
 /// to dtrt calls, tosa to linalg (on the local shapes), aggregate
-/// decomposition, bufferization with deallocation, BLAS calls, loops, math
-/// through LLVM intrinsics, libm and outlined integer powers, and the LLVM
-/// dialect.
+/// decomposition, elementwise fusion, bufferization with deallocation, BLAS
+/// calls, tiling and vectorization of the other linalg ops (loops for what
+/// is left), math through polynomials, LLVM intrinsics, libm and outlined
+/// integer powers, and the LLVM dialect.
 void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 
 /// Options of `dtensor-gpu-pipeline`.

@@ -444,20 +444,98 @@ def DTensorElementwiseToLinalg
 
 def DTensorFuseElementwise
     : Pass<"dtensor-fuse-elementwise", "::mlir::ModuleOp"> {
-  let summary = "fuse chains of elementwise linalg ops on tensors";
+  let summary = "fuse chains of elementwise linalg ops on tensors, keeping "
+                "contractions apart";
   let description = [{
-    Fuses a `linalg.generic` producer into its consumer when both have only
-    parallel loops, the fused result has no other use (no recomputation, no
-    extra result) and the producer's body does not read its init (upstream
-    `populateElementwiseOpsFusionPatterns` with a control function that
-    says so), so that an elementwise chain becomes one kernel. Unlike upstream's `linalg-fuse-elementwise-ops`, nothing is
-    fused into an op with a reduction loop: a contraction keeps its
-    multiply-accumulate body and stays recognisable as a GEMM, and a
-    reduction keeps its own loop nest. Named elementwise ops (`linalg.add`,
-    ...) are generalized first so that they take part.
+    Generalizes the elementwise named linalg ops (`linalg.add`, `linalg.exp`,
+    ...; not `linalg.transpose`, fills, copies or contractions) and fuses
+    each elementwise `linalg.generic` producer into its `linalg.generic`
+    consumers with upstream's elementwise fusion patterns
+    (`populateElementwiseOpsFusionPatterns`), so that a chain of
+    elementwise ops, or an elementwise op feeding a reduction, becomes one
+    loop nest. Fusion never goes into or out of a contraction
+    (`linalg::isaContractionOpInterface`), which stays a named op or a
+    GEMM-shaped generic for the BLAS lowering. A producer with several
+    users is fused (recomputed in each) only when all its users are
+    non-contraction generics and its body has at most
+    `max-recompute-ops` ops.
+
+    ```mlir
+    %e = linalg.generic {...} ins(%x : tensor<?x128xf32>) ... { math.exp }
+    %s = linalg.generic {...} ins(%e : tensor<?x128xf32>) ... { arith.addf }
+    // becomes one reduction generic whose body computes exp and adds
+    ```
   }];
+  let options = [
+    Option<"maxRecomputeOps", "max-recompute-ops", "unsigned", /*default=*/"16",
+           "largest body (ops) of a multi-use producer that fusion "
+           "recomputes in each of its users">
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numGeneralized", "num-generalized",
+              "Number of named elementwise ops generalized">
+  ];
+}
+
+def DTensorVectorize : Pass<"dtensor-vectorize", "::mlir::func::FuncOp"> {
+  let summary = "tile and vectorize linalg ops on buffers for the CPU";
+  let description = [{
+    Tiles every linalg op on memrefs but convolutions (the CPU pipeline runs
+    it after the BLAS lowering: the contractions still here are those BLAS
+    does not take, e.g. integer ones or dot products) whose operands are
+    contiguous or broadcast along the innermost loop and whose outputs are
+    indexed in loop order (a strided read would be gathered element by
+    element, slower than a loop) with `scf.for` loops
+    (`scf::tileUsingSCF`): size 1 on every loop but the innermost, and
+    `vector-size` elements on the innermost; an innermost reduction of
+    static size up to `max-reduction-size` is kept whole, so that it is
+    reduced in vector registers. Each tile is vectorized with
+    `linalg::vectorize` with the tile sizes as vector sizes, so partial
+    tiles (dynamic dims of uneven shards, sizes not divisible by
+    `vector-size`) are masked. The vector ops are then lowered with
+    upstream's patterns to 1-D vectors (masks folded into transfers, leading
+    unit dims dropped, multi-reductions to `vector.reduction`, transfer
+    permutation maps to broadcasts/transposes) and f32 math functions are
+    replaced with upstream's polynomial approximations
+    (`populateMathPolynomialApproximationPatterns`), so that `math.exp`
+    on a vector stays a vector computation.
+
+    Ops with elements narrower than 8 bits (`i1`) are not vectorized: a
+    vector of `i1` is bit-packed in memory, a memref of `i1` is not. Ops
+    the vectorizer rejects stay tiled linalg ops, lowered to loops later.
+
+    ```mlir
+    linalg.generic {iterator_types = ["parallel", "parallel"]}
+        ins(%a : memref<4096x512xf32>) outs(%b : memref<4096x512xf32>) {...}
+    // becomes
+    scf.for %i = %c0 to %c4096 step %c1 {
+      scf.for %j = %c0 to %c512 step %c32 {
+        %v = vector.transfer_read %a[%i, %j] ... : vector<32xf32>
+        ...
+        vector.transfer_write %r, %b[%i, %j] ... : vector<32xf32>
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"vectorSize", "vector-size", "int64_t", /*default=*/"32",
+           "elements per vector along the innermost loop">,
+    Option<"maxReductionSize", "max-reduction-size", "int64_t",
+           /*default=*/"1024",
+           "largest static innermost reduction vectorized whole">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+  let statistics = [
+    Statistic<"numVectorized", "num-vectorized",
+              "Number of linalg ops vectorized">,
+    Statistic<"numSkipped", "num-skipped",
+              "Number of linalg ops left to the loop lowering">
+  ];
 }
 
 #endif // DTENSOR_DIALECT_DTENSOR_TRANSFORMS_PASSES_TD

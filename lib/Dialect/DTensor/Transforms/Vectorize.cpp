@@ -1,0 +1,213 @@
+//===- Vectorize.cpp - tile and vectorize linalg ops on buffers -----------===//
+//
+// Tiles the linalg ops left on memrefs (after the BLAS lowering) to rows of
+// `vector-size` elements along the innermost loop (whole rows for short
+// innermost reductions), vectorizes each tile with masks for partial tiles,
+// and lowers the vector ops to the 1-D form that convert-vector-to-llvm
+// takes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dtensor/Dialect/DTensor/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace dtensor {
+#define GEN_PASS_DEF_DTENSORVECTORIZE
+#include "dtensor/Dialect/DTensor/Transforms/Passes.h.inc"
+} // namespace dtensor
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+/// Element types whose vectors have the memory layout of their memrefs:
+/// floats and integers of at least one byte (a vector of i1 is bit-packed).
+bool hasVectorizableElements(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  if (isa<FloatType>(element))
+    return true;
+  auto integer = dyn_cast<IntegerType>(element);
+  return integer && integer.getWidth() >= 8 &&
+         llvm::isPowerOf2_32(integer.getWidth());
+}
+
+/// The ops this pass vectorizes: linalg ops on buffers with at least one
+/// loop, not convolutions, on vectorizable elements, whose outputs are
+/// written in loop order and whose operands are contiguous (or broadcast)
+/// along the innermost loop. Contractions that
+/// reach this pass are those the BLAS lowering did not take (integers, dot
+/// products, `blas=false`): vectorized along their innermost loop too.
+bool isCandidate(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
+      linalg::isaConvolutionOpInterface(op) ||
+      !isa<TilingInterface>(op.getOperation()))
+    return false;
+  if (!llvm::all_of(op->getOperandTypes(), hasVectorizableElements))
+    return false;
+  // The innermost loop must walk every output in memory order (outputs
+  // indexed by the loops in increasing order, no transposed write) and read
+  // every input contiguously or not at all (broadcast): a strided read
+  // along it would be gathered one element at a time, slower than loops.
+  unsigned inner = op.getNumLoops() - 1;
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (!map.isProjectedPermutation())
+      return false;
+    SmallVector<unsigned> dims;
+    for (AffineExpr result : map.getResults())
+      dims.push_back(cast<AffineDimExpr>(result).getPosition());
+    if (!dims.empty() && llvm::is_contained(ArrayRef(dims).drop_back(), inner))
+      return false;
+    if (op.isDpsInit(&operand) && !llvm::is_sorted(dims))
+      return false;
+  }
+  return true;
+}
+
+/// Tile sizes (0: the loop is not tiled) and the vector sizes of the tile.
+struct TilePlan {
+  SmallVector<int64_t> tileSizes;
+  SmallVector<int64_t> vectorSizes;
+};
+
+/// One element on every outer loop; `vectorSize` elements on the innermost
+/// loop, or the whole loop when it is static and short (a reduction of up to
+/// `maxReduction` elements, a parallel loop of up to `vectorSize`).
+TilePlan planTiles(linalg::LinalgOp op, int64_t vectorSize,
+                   int64_t maxReduction) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  TilePlan plan;
+  for (int64_t range : ArrayRef(ranges).drop_back()) {
+    plan.tileSizes.push_back(range == 1 ? 0 : 1);
+    plan.vectorSizes.push_back(1);
+  }
+  int64_t inner = ranges.back();
+  int64_t whole = linalg::isReductionIterator(iterators.back())
+                      ? std::max(maxReduction, vectorSize)
+                      : vectorSize;
+  if (!ShapedType::isDynamic(inner) && inner <= whole) {
+    plan.tileSizes.push_back(0);
+    plan.vectorSizes.push_back(inner);
+  } else {
+    plan.tileSizes.push_back(vectorSize);
+    plan.vectorSizes.push_back(vectorSize);
+  }
+  return plan;
+}
+
+/// Tiles `op` by `plan` with scf.for loops; returns the tiled op (`op`
+/// itself when no loop is tiled).
+FailureOr<Operation *> tile(RewriterBase &rewriter, linalg::LinalgOp op,
+                            const TilePlan &plan) {
+  if (llvm::all_of(plan.tileSizes, [](int64_t s) { return s == 0; }))
+    return op.getOperation();
+  scf::SCFTilingOptions options;
+  options.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+  options.setTileSizes(
+      getAsIndexOpFoldResult(rewriter.getContext(), plan.tileSizes));
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled =
+      scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()),
+                        options);
+  if (failed(tiled) || tiled->tiledOps.size() != 1)
+    return failure();
+  rewriter.eraseOp(op);
+  return tiled->tiledOps.front();
+}
+
+/// Tiles and vectorizes `op`; on failure of the vectorizer the (tiled) op
+/// stays a linalg op, lowered to loops later.
+LogicalResult tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op,
+                               int64_t vectorSize, int64_t maxReduction) {
+  TilePlan plan = planTiles(op, vectorSize, maxReduction);
+  FailureOr<Operation *> tiled = tile(rewriter, op, plan);
+  // Fixed-length vectors only (the vectorizer expects one flag per size).
+  SmallVector<bool> scalable(plan.vectorSizes.size(), false);
+  if (failed(tiled) || failed(linalg::vectorizeOpPrecondition(
+                           *tiled, plan.vectorSizes, scalable)))
+    return failure();
+  rewriter.setInsertionPoint(*tiled);
+  FailureOr<linalg::VectorizationResult> vectorized =
+      linalg::vectorize(rewriter, *tiled, plan.vectorSizes, scalable);
+  if (failed(vectorized))
+    return failure();
+  if (vectorized->replacements.empty())
+    rewriter.eraseOp(*tiled);
+  else
+    rewriter.replaceOp(*tiled, vectorized->replacements);
+  return success();
+}
+
+/// First step of the lowering: reductions over unit dims (an outer reduction
+/// loop tiled by one) become elementwise combines, the others
+/// `vector.reduction`s; masks are folded into the transfers.
+void populateReductionLoweringPatterns(RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  vector::MultiDimReductionOp::getCanonicalizationPatterns(patterns, ctx);
+  vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
+  vector::populateVectorMultiReductionLoweringPatterns(
+      patterns, vector::VectorMultiReductionLowering::InnerReduction);
+}
+
+/// Second step: the n-D vector ops (all leading dims of size one) to 1-D
+/// ops, f32 math functions to polynomials. Broadcasts and shape casts are
+/// left to convert-vector-to-llvm: their lowering patterns and the
+/// leading-unit-dim patterns undo each other.
+void populateVectorCleanupPatterns(RewritePatternSet &patterns) {
+  vector::populateVectorMaskOpLoweringPatterns(patterns);
+  vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+  vector::populateVectorTransferDropUnitDimsPatterns(patterns);
+  vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+  populateMathPolynomialApproximationPatterns(patterns);
+}
+
+struct VectorizePass
+    : public dtensor::impl::DTensorVectorizeBase<VectorizePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (vectorSize < 1 || maxReductionSize < 1) {
+      emitError(getOperation().getLoc())
+          << "dtensor-vectorize: vector-size and max-reduction-size must be "
+             "positive, got "
+          << static_cast<int64_t>(vectorSize) << " and "
+          << static_cast<int64_t>(maxReductionSize);
+      return signalPassFailure();
+    }
+    SmallVector<linalg::LinalgOp> ops;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (isCandidate(op))
+        ops.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : ops) {
+      if (succeeded(
+              tileAndVectorize(rewriter, op, vectorSize, maxReductionSize)))
+        ++numVectorized;
+      else
+        ++numSkipped;
+    }
+    // Not converging leaves some vector ops for convert-vector-to-scf; the
+    // bound keeps patterns that undo each other from looping.
+    GreedyRewriteConfig config;
+    config.setMaxNumRewrites(20000);
+    RewritePatternSet reductions(&getContext());
+    populateReductionLoweringPatterns(reductions);
+    (void)applyPatternsGreedily(getOperation(), std::move(reductions), config);
+    RewritePatternSet cleanup(&getContext());
+    populateVectorCleanupPatterns(cleanup);
+    (void)applyPatternsGreedily(getOperation(), std::move(cleanup), config);
+  }
+};
+} // namespace

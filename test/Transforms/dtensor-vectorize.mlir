@@ -1,0 +1,201 @@
+// RUN: dtensor-opt %s --pass-pipeline="builtin.module(func.func(dtensor-vectorize,canonicalize,cse))" -split-input-file | FileCheck %s
+// RUN: dtensor-opt %s --pass-pipeline="builtin.module(func.func(dtensor-vectorize{vector-size=8}))" -split-input-file | FileCheck %s --check-prefix=SIZE8
+
+// An elementwise op with a dynamic dim (uneven shard) and an inner dim not
+// divisible by the vector size: one row at a time, 32 elements per vector,
+// the last tile of each row masked.
+// CHECK-LABEL: func.func @elementwise_dynamic
+// CHECK-SAME: (%[[X:.*]]: memref<?x100xf32>, %[[Y:.*]]: memref<?x100xf32>, %[[O:.*]]: memref<?x100xf32>)
+// CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG: %[[C100:.*]] = arith.constant 100 : index
+// CHECK: %[[D:.*]] = memref.dim %[[X]]
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %[[D]] step %{{.*}} {
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %[[C100]] step %[[C32]] {
+// CHECK: %[[N:.*]] = affine.min
+// CHECK: %[[M:.*]] = vector.create_mask %[[N]] : vector<32xi1>
+// CHECK: %[[A:.*]] = vector.transfer_read %{{.*}}, %[[M]] {{.*}} vector<32xf32>
+// CHECK: %[[B:.*]] = vector.transfer_read %{{.*}}, %[[M]] {{.*}} vector<32xf32>
+// CHECK: %[[S:.*]] = arith.addf {{%[0-9]+, %[0-9]+}} : vector<32xf32>
+// CHECK: vector.transfer_write %[[S]], %{{.*}}, %[[M]] {{.*}} : vector<32xf32>
+// CHECK-NOT: linalg.generic
+// SIZE8-LABEL: func.func @elementwise_dynamic
+// SIZE8: vector.create_mask %{{.*}} : vector<8xi1>
+// SIZE8: arith.addf %{{.*}}, %{{.*}} : vector<8xf32>
+func.func @elementwise_dynamic(%x: memref<?x100xf32>, %y: memref<?x100xf32>, %o: memref<?x100xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x, %y : memref<?x100xf32>, memref<?x100xf32>) outs(%o : memref<?x100xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A static innermost reduction of up to max-reduction-size elements is
+// reduced whole in vector registers, one row per iteration.
+// CHECK-LABEL: func.func @reduce_rows
+// CHECK: scf.for
+// CHECK-NOT: scf.for
+// CHECK: %[[V:.*]] = vector.transfer_read {{.*}} vector<512xf32>
+// CHECK: vector.reduction <add>, %[[V]], %{{.*}} : vector<512xf32> into f32
+// CHECK-NOT: linalg.generic
+func.func @reduce_rows(%x: memref<?x512xf32>, %o: memref<?xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<?x512xf32>) outs(%o : memref<?xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// An outer reduction (a column sum, as in bias gradients): the reduced loop
+// tiled by one, each step an elementwise vector add into the accumulator
+// (no vector.reduction, no multi_reduction left).
+// CHECK-LABEL: func.func @reduce_columns
+// CHECK: scf.for
+// CHECK: %[[A:.*]] = vector.transfer_read {{.*}} vector<32xf32>
+// CHECK: %[[B:.*]] = vector.transfer_read {{.*}} vector<32xf32>
+// CHECK: %[[S:.*]] = arith.addf {{%[0-9]+, %[0-9]+}} : vector<32xf32>
+// CHECK: vector.transfer_write %[[S]]
+// CHECK-NOT: vector.multi_reduction
+// CHECK-NOT: vector.reduction
+func.func @reduce_columns(%x: memref<4x32xf32>, %o: memref<32xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<4x32xf32>) outs(%o : memref<32xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A dynamic innermost reduction is tiled; each tile is a masked reduction.
+// CHECK-LABEL: func.func @reduce_dynamic
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: %[[M:.*]] = vector.create_mask %{{.*}} : vector<32xi1>
+// CHECK: vector.mask %[[M]] { vector.reduction <maxnumf>
+func.func @reduce_dynamic(%x: memref<8x?xf32>, %o: memref<8xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<8x?xf32>) outs(%o : memref<8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.maxnumf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// exp on vectors becomes upstream's polynomial (no math.exp, no libm call).
+// CHECK-LABEL: func.func @exp
+// CHECK-NOT: math.exp
+// CHECK: math.fma {{.*}} : vector<32xf32>
+// CHECK-NOT: math.exp
+func.func @exp(%x: memref<4x64xf32>, %o: memref<4x64xf32>) {
+  linalg.exp ins(%x : memref<4x64xf32>) outs(%o : memref<4x64xf32>)
+  return
+}
+
+// -----
+
+// Integers: compare, select and truncation on vectors.
+// CHECK-LABEL: func.func @integers
+// CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} : vector<32xi32>
+// CHECK: arith.select %{{.*}} : vector<32xi1>, vector<32xi32>
+// CHECK: arith.trunci %{{.*}} : vector<32xi32> to vector<32xi8>
+func.func @integers(%x: memref<?x40xi32>, %y: memref<?x40xi32>, %o: memref<?x40xi8>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x, %y : memref<?x40xi32>, memref<?x40xi32>) outs(%o : memref<?x40xi8>) {
+  ^bb0(%a: i32, %b: i32, %c: i8):
+    %p = arith.cmpi slt, %a, %b : i32
+    %m = arith.select %p, %a, %b : i32
+    %t = arith.trunci %m : i32 to i8
+    linalg.yield %t : i8
+  }
+  return
+}
+
+// -----
+
+// Why: a vector of i1 is bit-packed, a memref of i1 holds a byte per
+// element; i1 ops stay linalg ops (loops later).
+// CHECK-LABEL: func.func @negative_i1
+// CHECK-NOT: vector.
+// CHECK: linalg.generic
+func.func @negative_i1(%x: memref<64xi1>, %y: memref<64xi1>, %o: memref<64xi1>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                  iterator_types = ["parallel"]}
+      ins(%x, %y : memref<64xi1>, memref<64xi1>) outs(%o : memref<64xi1>) {
+  ^bb0(%a: i1, %b: i1, %c: i1):
+    %s = arith.xori %a, %b : i1
+    linalg.yield %s : i1
+  }
+  return
+}
+
+// -----
+
+// Why: a matmul off BLAS reads B[k, n] with a stride along its innermost
+// loop k; gathered one element at a time it would be slower than loops.
+// CHECK-LABEL: func.func @negative_matmul_strided
+// CHECK-NOT: vector.
+// CHECK: linalg.matmul
+func.func @negative_matmul_strided(%a: memref<8x8xf32>, %b: memref<8x8xf32>, %c: memref<8x8xf32>) {
+  linalg.matmul ins(%a, %b : memref<8x8xf32>, memref<8x8xf32>) outs(%c : memref<8x8xf32>)
+  return
+}
+
+// -----
+
+// Why: an output written across the innermost loop (here a weight gradient
+// x^T dy whose result is indexed (d2, d1)) is not vectorized; it becomes
+// loops later.
+// CHECK-LABEL: func.func @negative_transposed_output
+// CHECK-NOT: vector.
+// CHECK: linalg.generic
+func.func @negative_transposed_output(%a: memref<4x32xf32>, %b: memref<4x4xf32>, %o: memref<32x4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d2, d1)>],
+                  iterator_types = ["reduction", "parallel", "parallel"]}
+      ins(%a, %b : memref<4x32xf32>, memref<4x4xf32>) outs(%o : memref<32x4xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %y, %x : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A contraction whose operands are contiguous along the reduced innermost
+// loop (the attention scores q k^T per row): vectorized, the reduction
+// whole in a vector.
+// CHECK-LABEL: func.func @dot_rows
+// CHECK: %[[A:.*]] = vector.transfer_read {{.*}} vector<64xf32>
+// CHECK: %[[B:.*]] = vector.transfer_read {{.*}} vector<64xf32>
+// CHECK: %[[P:.*]] = arith.mulf %[[A]], %[[B]] : vector<64xf32>
+// CHECK: vector.reduction <add>, %[[P]], %{{.*}} : vector<64xf32> into f32
+func.func @dot_rows(%q: memref<16x64xf32>, %k: memref<16x64xf32>, %s: memref<16x16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j, d) -> (i, d)>, affine_map<(i, j, d) -> (j, d)>, affine_map<(i, j, d) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%q, %k : memref<16x64xf32>, memref<16x64xf32>) outs(%s : memref<16x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  }
+  return
+}
