@@ -207,8 +207,12 @@ Value TrainingStepSplitter::gradientRoot(Value v) const {
       break;
     Value next;
     unsigned candidates = 0;
+    // A function argument is the parameter SGD updates (`p - lr * g`): the
+    // planner may reduce the update instead of the gradient (R -> P(sum) of
+    // `p` is free), and the gradient is still the root.
     for (Value o : def->getOperands())
-      if (isa<RankedTensorType>(o.getType()) && !isCreatedValue(o)) {
+      if (isa<RankedTensorType>(o.getType()) && !isCreatedValue(o) &&
+          !isa<BlockArgument>(o)) {
         next = o;
         ++candidates;
       }
