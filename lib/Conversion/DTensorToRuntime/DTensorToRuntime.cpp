@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dtensor/Conversion/DTensorToRuntime/DTensorToRuntime.h"
+#include "dtensor/Conversion/DTensorToRuntime/RuntimeCalls.h"
 #include "dtensor/Conversion/Passes.h"
 
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
@@ -77,51 +78,6 @@ struct RuntimeFunction {
 #define DTRT_FUNCTION(fn)                                                      \
   RuntimeFunction { #fn, &AbiSignature < decltype(fn)> ::get }
 
-/// The dtrt_dtype of element type `t`, if the runtime has one.
-std::optional<dtrt_dtype> dtypeOf(Type t) {
-  if (t.isF32())
-    return DTRT_F32;
-  if (t.isF64())
-    return DTRT_F64;
-  if (t.isF16())
-    return DTRT_F16;
-  if (t.isBF16())
-    return DTRT_BF16;
-  if (t.isInteger(32))
-    return DTRT_I32;
-  if (t.isInteger(64) || t.isIndex())
-    return DTRT_I64;
-  if (t.isInteger(16))
-    return DTRT_I16;
-  if (t.isInteger(8))
-    return DTRT_I8;
-  if (t.isInteger(1))
-    return DTRT_I1;
-  return std::nullopt;
-}
-
-dtrt_reduce_op reduceOpOf(ReduceOp kind) {
-  switch (kind) {
-  case ReduceOp::Sum:
-    return DTRT_SUM;
-  case ReduceOp::Avg:
-    return DTRT_AVG;
-  case ReduceOp::Max:
-    return DTRT_MAX;
-  case ReduceOp::Min:
-    return DTRT_MIN;
-  }
-  llvm_unreachable("unknown reduction");
-}
-
-/// Bit mask of mesh axes (`axes_mask` in dtrt.h).
-uint64_t axesMask(ArrayRef<int64_t> axes) {
-  uint64_t mask = 0;
-  for (int64_t a : axes)
-    mask |= uint64_t(1) << a;
-  return mask;
-}
-
 /// Declares `fn` in the module of `from` if needed.
 func::FuncOp declare(RewriterBase &rewriter, Operation *from,
                      RuntimeFunction fn) {
@@ -153,7 +109,7 @@ public:
   Value i64(int64_t v) {
     return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
   }
-  Value mask(ArrayRef<int64_t> axes) { return i64(axesMask(axes)); }
+  Value mask(ArrayRef<int64_t> axes) { return i64(runtimeAxesMask(axes)); }
 
   SmallVector<OpFoldResult> sizes(Value t) {
     auto type = cast<RankedTensorType>(t.getType());
@@ -304,7 +260,7 @@ RuntimeCall prepareAllReduce(CallBuilder &bl, Collective &c) {
   return {DTRT_FUNCTION(dtrt_all_reduce),
           DTRT_FUNCTION(dtrt_all_reduce_start),
           {bl.pointer(inBuf), bl.pointer(outBuf), bl.count(c.input),
-           bl.i32(c.dtype), bl.i32(reduceOpOf(*c.op.getReduceKind())),
+           bl.i32(c.dtype), bl.i32(runtimeReduceOpOf(*c.op.getReduceKind())),
            bl.mask(c.op.getMeshAxes())},
           outBuf};
 }
@@ -362,7 +318,7 @@ RuntimeCall prepareGatherOrScatter(CallBuilder &bl, Collective &c, Value input,
                  bl.pointer(outBuf),
                  perRank,
                  bl.i32(c.dtype),
-                 bl.i32(reduceOpOf(*c.op.getReduceKind())),
+                 bl.i32(runtimeReduceOpOf(*c.op.getReduceKind())),
                  mask};
   }
   return call;
@@ -407,7 +363,7 @@ RuntimeCall prepareAllToAll(CallBuilder &bl, Collective &c,
 /// the type; returns the dtype of the collective's elements.
 FailureOr<dtrt_dtype> checkLowerable(CollectiveOpInterface op) {
   Type elt = op.getResultTensorType().getElementType();
-  std::optional<dtrt_dtype> dtype = dtypeOf(elt);
+  std::optional<dtrt_dtype> dtype = runtimeDtypeOf(elt);
   if (!dtype)
     return op->emitOpError()
            << "element type " << elt
@@ -650,8 +606,8 @@ struct ConvertDTensorToRuntimePass
     } else if (backend == "mpi") {
       populateDTensorToRuntimeConversionPatterns(patterns);
     } else {
-      getOperation().emitError() << "unknown backend '" << backend
-                                 << "' (expected mpi or nccl)";
+      getOperation().emitError()
+          << "unknown backend '" << backend << "' (expected mpi or nccl)";
       return signalPassFailure();
     }
     if (failed(applyPartialConversion(getOperation(), target,

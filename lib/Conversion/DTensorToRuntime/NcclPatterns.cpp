@@ -30,44 +30,6 @@ using namespace mlir::dtensor;
 
 namespace {
 
-/// The dtype code of `t` for dtrt_nccl.h: the dtrt.h rows, with DTRT_F16 (7)
-/// and DTRT_BF16 (8).
-std::optional<int32_t> ncclDtypeOf(Type t) {
-  if (t.isF32())
-    return DTRT_F32;
-  if (t.isF64())
-    return DTRT_F64;
-  if (t.isF16())
-    return 7;
-  if (t.isBF16())
-    return 8;
-  if (t.isInteger(32))
-    return DTRT_I32;
-  if (t.isInteger(64) || t.isIndex())
-    return DTRT_I64;
-  if (t.isInteger(16))
-    return DTRT_I16;
-  if (t.isInteger(8))
-    return DTRT_I8;
-  if (t.isInteger(1))
-    return DTRT_I1;
-  return std::nullopt;
-}
-
-int32_t reduceCode(ReduceOp kind) {
-  switch (kind) {
-  case ReduceOp::Sum:
-    return DTRT_SUM;
-  case ReduceOp::Avg:
-    return DTRT_AVG;
-  case ReduceOp::Max:
-    return DTRT_MAX;
-  case ReduceOp::Min:
-    return DTRT_MIN;
-  }
-  llvm_unreachable("unknown reduction");
-}
-
 /// Builds the NCCL calls of one collective at the rewriter's insertion point.
 class NcclBuilder {
 public:
@@ -85,12 +47,7 @@ public:
   Value toI64(Value v) {
     return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
   }
-  Value mask() {
-    uint64_t m = 0;
-    for (int64_t a : op.getMeshAxes())
-      m |= uint64_t(1) << a;
-    return i64(m);
-  }
+  Value mask() { return i64(runtimeAxesMask(op.getMeshAxes())); }
   Value groupRank() {
     return ProcessIndexOp::create(b, loc, b.getIndexType(), op.getMeshAttr(),
                                   b.getDenseI64ArrayAttr(op.getMeshAxes()));
@@ -224,7 +181,7 @@ Started startAllReduce(NcclBuilder &bl, Value input) {
   Value slot = bl.start(
       "dtrt_nccl_all_reduce",
       {addr, addr, bl.toI64(bl.product(bl.sizes(input))), bl.i32(bl.dtype),
-       bl.i32(reduceCode(*bl.op.getReduceKind())), bl.mask()});
+       bl.i32(runtimeReduceOpOf(*bl.op.getReduceKind())), bl.mask()});
   return {slot, buf};
 }
 
@@ -265,8 +222,8 @@ Started startReduceScatter(NcclBuilder &bl, Value input, int64_t dim,
       bl.start("dtrt_nccl_reduce_scatter",
                {createBufferAddress(bl.b, bl.loc, buf),
                 createBufferAddress(bl.b, bl.loc, block), bl.toI64(perRank),
-                bl.i32(bl.dtype), bl.i32(reduceCode(*bl.op.getReduceKind())),
-                bl.mask()});
+                bl.i32(bl.dtype),
+                bl.i32(runtimeReduceOpOf(*bl.op.getReduceKind())), bl.mask()});
   return {slot, block, dim};
 }
 
@@ -330,7 +287,7 @@ Value finish(NcclBuilder &bl, const Started &s, int64_t groupSize) {
 /// What NCCL cannot do, named; the dtype of the collective otherwise.
 FailureOr<int32_t> checkNcclLowerable(CollectiveOpInterface op) {
   Type elt = op.getResultTensorType().getElementType();
-  std::optional<int32_t> dtype = ncclDtypeOf(elt);
+  std::optional<dtrt_dtype> dtype = runtimeDtypeOf(elt);
   std::optional<ReduceOp> reduce = op.getReduceKind();
   if (!dtype)
     return op->emitOpError()

@@ -61,3 +61,46 @@ Value mlir::dtensor::createBufferAddress(OpBuilder &builder, Location loc,
   return arith::IndexCastOp::create(builder, loc, builder.getI64Type(),
                                     address);
 }
+
+std::optional<dtrt_dtype> mlir::dtensor::runtimeDtypeOf(Type t) {
+  if (t.isF32())
+    return DTRT_F32;
+  if (t.isF64())
+    return DTRT_F64;
+  if (t.isF16())
+    return DTRT_F16;
+  if (t.isBF16())
+    return DTRT_BF16;
+  if (t.isInteger(32))
+    return DTRT_I32;
+  if (t.isInteger(64) || t.isIndex())
+    return DTRT_I64;
+  if (t.isInteger(16))
+    return DTRT_I16;
+  if (t.isInteger(8))
+    return DTRT_I8;
+  if (t.isInteger(1))
+    return DTRT_I1;
+  return std::nullopt;
+}
+
+dtrt_reduce_op mlir::dtensor::runtimeReduceOpOf(ReduceOp kind) {
+  switch (kind) {
+  case ReduceOp::Sum:
+    return DTRT_SUM;
+  case ReduceOp::Avg:
+    return DTRT_AVG;
+  case ReduceOp::Max:
+    return DTRT_MAX;
+  case ReduceOp::Min:
+    return DTRT_MIN;
+  }
+  llvm_unreachable("unknown reduction");
+}
+
+uint64_t mlir::dtensor::runtimeAxesMask(ArrayRef<int64_t> axes) {
+  uint64_t mask = 0;
+  for (int64_t a : axes)
+    mask |= uint64_t(1) << a;
+  return mask;
+}

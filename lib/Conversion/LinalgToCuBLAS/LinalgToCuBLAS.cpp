@@ -27,16 +27,12 @@ using namespace mlir;
 
 namespace {
 
-/// The dtype codes of dtrt_cuda.h's GEMM: DTRT_F32 and the DTRT_F16 (7) and
-/// DTRT_BF16 (8) rows of DTRT_FOR_EACH_DTYPE.
+/// The dtype code of dtrt_cuda.h's GEMM: the runtime's code of f32, f16 or
+/// bf16 (the types the GEMM takes).
 std::optional<int32_t> gemmDtype(Type t) {
-  if (t.isF32())
-    return DTRT_F32;
-  if (t.isF16())
-    return 7;
-  if (t.isBF16())
-    return 8;
-  return std::nullopt;
+  if (!t.isF32() && !t.isF16() && !t.isBF16())
+    return std::nullopt;
+  return dtensor::runtimeDtypeOf(t);
 }
 
 /// One GEMM operand: the positions, in its buffer, of the dims of the

@@ -8,11 +8,26 @@
 #ifndef DTENSOR_CONVERSION_DTENSORTORUNTIME_RUNTIMECALLS_H
 #define DTENSOR_CONVERSION_DTENSORTORUNTIME_RUNTIMECALLS_H
 
+#include "dtensor/Support/Placement.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include "dtrt/dtrt.h"
+
+#include <optional>
 
 namespace mlir {
 class ModuleOp;
 namespace dtensor {
+
+/// The dtrt_dtype of element type `t` (the rows of dtrt.h, shared by the
+/// MPI, NCCL and cuBLASLt entry points), if the runtime has one.
+std::optional<dtrt_dtype> runtimeDtypeOf(Type t);
+
+/// The dtrt_reduce_op of reduction `kind`.
+dtrt_reduce_op runtimeReduceOpOf(ReduceOp kind);
+
+/// Bit mask of mesh axes (`axes_mask` in dtrt.h).
+uint64_t runtimeAxesMask(ArrayRef<int64_t> axes);
 
 /// Returns the private declaration `name` of `type` in `module`, adding it
 /// at the start of the module body if absent.
