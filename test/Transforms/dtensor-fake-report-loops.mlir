@@ -15,6 +15,10 @@
 // RUN:   'fn("branch")["totals"]["num_collectives"] == 1'
 // RUN: dtensor-run %S/Inputs/report-control-flow.mlir --np 2 --entry loop --trace %t.loop.trace --check | FileCheck %s --check-prefix=PASS
 // RUN: %python %dtensor_src_root/test/Inputs/report_vs_trace.py %t.json loop %t.loop.trace | FileCheck %s --check-prefix=MATCH
+// The trace names the mesh axes of every collective (next to the mask).
+// RUN: %jsonq %t.loop.trace \
+// RUN:   'len([e for e in r["traceEvents"] if e.get("cat") == "comm"]) == 6' \
+// RUN:   'all(e["args"]["axis_names"] == ["tp"] and e["args"]["axes"] == 1 for e in r["traceEvents"] if e.get("cat") == "comm")'
 // RUN: dtensor-run %S/Inputs/report-control-flow.mlir --np 2 --entry caller --trace %t.caller.trace --check | FileCheck %s --check-prefix=PASS
 // RUN: %python %dtensor_src_root/test/Inputs/report_vs_trace.py %t.json caller %t.caller.trace | FileCheck %s --check-prefix=MATCH
 // RUN: dtensor-run %S/Inputs/report-control-flow.mlir --np 2 --entry branch --trace %t.branch.trace --check | FileCheck %s --check-prefix=PASS
