@@ -138,8 +138,7 @@ func::FuncOp gradientFunction(ModuleOp module, func::FuncOp loss) {
     PassManager pm(module.getContext());
     std::string pipeline =
         ("dtensor-autodiff{functions=" + loss.getName() + "}").str();
-    if (failed(parsePassPipeline(pipeline, pm)) ||
-        failed(pm.run(module)))
+    if (failed(parsePassPipeline(pipeline, pm)) || failed(pm.run(module)))
       fail("--grad-check: dtensor-autodiff failed (see the errors above)");
   }
   auto grad = module.lookupSymbol<func::FuncOp>(name);
@@ -159,7 +158,7 @@ func::FuncOp gradientFunction(ModuleOp module, func::FuncOp loss) {
 class WideLoss {
 public:
   WideLoss(ModuleOp module, func::FuncOp loss, const Options &options)
-      : name(loss.getName().str()) {
+      : name(loss.getName().str()), owned(ownsResults(options)) {
     wide = module.clone();
     stripToOneDevice(*wide);
     for (auto f : llvm::make_early_inc_range(wide->getOps<func::FuncOp>()))
@@ -175,13 +174,15 @@ public:
   double evaluate(const std::vector<HostArray> &inputs) {
     double seconds;
     std::vector<HostArray> copy = inputs;
-    std::vector<HostArray> out = callEntry(
-        *engine, name, copy, {TensorLayout{DTRT_F64, {}, {}}}, 1, seconds);
+    std::vector<HostArray> out =
+        callEntry(*engine, name, copy, {TensorLayout{DTRT_F64, {}, {}}}, 1,
+                  seconds, owned);
     return out[0].get<double>(0);
   }
 
 private:
   std::string name;
+  bool owned;
   OwningOpRef<ModuleOp> wide;
   std::unique_ptr<ExecutionEngine> engine;
 };
@@ -241,12 +242,12 @@ int dtensor_run::runGradCheck(MLIRContext &ctx, const Options &options) {
   std::string gradName = grad.getName().str();
   OwningOpRef<ModuleOp> narrow = module->clone();
   stripToOneDevice(*narrow);
-  auto engine =
-      compileModule(*narrow, gradName, /*partition=*/false, options);
+  auto engine = compileModule(*narrow, gradName, /*partition=*/false, options);
   double seconds;
   std::vector<HostArray> narrowInputs = inputs;
   std::vector<HostArray> grads =
-      callEntry(*engine, gradName, narrowInputs, gradLayouts, 1, seconds);
+      callEntry(*engine, gradName, narrowInputs, gradLayouts, 1, seconds,
+                ownsResults(options));
   WideLoss wideLoss(*module, loss, options);
   std::vector<HostArray> wide;
   for (const HostArray &a : inputs)

@@ -11,11 +11,14 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/TargetParser/Host.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <dlfcn.h>
+#include <malloc.h>
 
 using namespace mlir;
 using namespace mlir::dtensor;
@@ -39,6 +42,19 @@ void setBlasThreads(int threads) {
   if (auto set = reinterpret_cast<SetThreads>(
           dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
     set(threads);
+}
+
+/// Keeps the buffers the compiled code frees in the process's heap for its
+/// next allocations: glibc returns blocks of more than 128 KiB (or its
+/// adaptive threshold, at most 32 MiB) to the kernel on free, so that every
+/// call would fault in its activations page by page again; the Block's
+/// buffers are 1-64 MiB. A caching allocator does the same in PyTorch.
+void retainFreedBuffers() {
+#ifdef M_MMAP_THRESHOLD
+  constexpr int kRetain = 1 << 30;
+  (void)mallopt(M_MMAP_THRESHOLD, kRetain);
+  (void)mallopt(M_TRIM_THRESHOLD, kRetain);
+#endif
 }
 
 /// A target machine for the host CPU, with all its features (AVX2,
@@ -66,14 +82,15 @@ std::unique_ptr<ExecutionEngine>
 dtensor_run::compileModule(ModuleOp module, StringRef entry, bool partition,
                            const Options &runOptions, StringRef lowering) {
   setBlasThreads(runOptions.threads);
+  retainFreedBuffers();
   module.lookupSymbol<func::FuncOp>(entry)->setAttr(
       "llvm.emit_c_interface", UnitAttr::get(module.getContext()));
   if (partition) {
     // The partitioner with the requested strategy, then the lowering.
     PassManager pre(module.getContext());
-    std::string p = "dtensor-partition{strategy=" + runOptions.strategy +
-                    " async-collectives=" +
-                    (runOptions.syncCollectives ? "0" : "1") + "}";
+    std::string p =
+        "dtensor-partition{strategy=" + runOptions.strategy +
+        " async-collectives=" + (runOptions.syncCollectives ? "0" : "1") + "}";
     if (failed(parsePassPipeline(p, pre)) || failed(pre.run(module)))
       fail("partitioning failed (see the errors above)");
   }
@@ -142,7 +159,21 @@ HostArray dtensor_run::copyStridedResult(const int64_t *words, int64_t rank,
   return a;
 }
 
-namespace {} // namespace
+namespace {
+/// Frees the buffers of the result descriptors in `words` (one per result
+/// in `results`): their allocated pointers, each once.
+void freeResults(llvm::ArrayRef<int64_t> words,
+                 const std::vector<TensorLayout> &results) {
+  llvm::SmallPtrSet<void *, 4> freed;
+  size_t w = 0;
+  for (const TensorLayout &r : results) {
+    auto *allocated = reinterpret_cast<void *>(words[w]);
+    if (allocated && freed.insert(allocated).second)
+      std::free(allocated);
+    w += 3 + 2 * r.shape.size();
+  }
+}
+} // namespace
 
 std::vector<int64_t>
 dtensor_run::invokeEntry(ExecutionEngine &engine, StringRef entry,
@@ -172,9 +203,11 @@ dtensor_run::invokeEntry(ExecutionEngine &engine, StringRef entry,
   return resultBuf;
 }
 
-std::vector<HostArray> dtensor_run::callEntry(
-    ExecutionEngine &engine, StringRef entry, std::vector<HostArray> &inputs,
-    const std::vector<TensorLayout> &results, int iters, double &seconds) {
+std::vector<HostArray>
+dtensor_run::callEntry(ExecutionEngine &engine, StringRef entry,
+                       std::vector<HostArray> &inputs,
+                       const std::vector<TensorLayout> &results, int iters,
+                       double &seconds, bool ownsResults) {
   std::vector<void *> data;
   for (HostArray &a : inputs)
     data.push_back(a.data.data());
@@ -187,9 +220,12 @@ std::vector<HostArray> dtensor_run::callEntry(
   seconds = 0;
   std::vector<int64_t> resultBuf;
   for (int it = 0; it < std::max(1, iters); ++it) {
-    if (it > 0)
+    if (it > 0) {
+      if (ownsResults)
+        freeResults(resultBuf, results);
       for (auto [a, p] : llvm::zip(inputs, pristine))
         std::memcpy(a.data.data(), p.data.data(), a.data.size());
+    }
     auto t0 = std::chrono::steady_clock::now();
     dtrt_span_begin(entry.str().c_str(), DTRT_SPAN_COMPUTE);
     resultBuf = invokeEntry(engine, entry, data, inputs, results);
@@ -205,5 +241,7 @@ std::vector<HostArray> dtensor_run::callEntry(
     out.push_back(copyStridedResult(resultBuf.data() + w, rank, r.dtype));
     w += 3 + 2 * rank;
   }
+  if (ownsResults)
+    freeResults(resultBuf, results);
   return out;
 }

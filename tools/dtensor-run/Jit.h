@@ -37,15 +37,26 @@ std::unique_ptr<mlir::ExecutionEngine>
 compileModule(mlir::ModuleOp module, llvm::StringRef entry, bool partition,
               const Options &options, llvm::StringRef lowering = {});
 
+/// Whether the programs that compileModule lowers for `options` return
+/// result buffers of their own, malloc'ed (the CPU pipeline: its buffer
+/// deallocation gives each returned buffer to the caller), which callEntry
+/// may then free.
+inline bool ownsResults(const Options &options) {
+  return options.lowering == kCPULowering;
+}
+
 /// Calls `entry` `iters` times on `inputs`; returns the outputs of the last
 /// call (each of the dtype of `results[i]`) and sets `seconds` to the
 /// fastest call. Every call sees the same inputs (they are restored between
-/// calls), but `inputs` may hold what the last call wrote into them.
+/// calls), but `inputs` may hold what the last call wrote into them. With
+/// `ownsResults` (see ownsResults()), each call's result buffers are freed
+/// once copied or superseded, so that every call allocates in memory the
+/// previous one freed, as the caller of a compiled program would.
 std::vector<HostArray> callEntry(mlir::ExecutionEngine &engine,
                                  llvm::StringRef entry,
                                  std::vector<HostArray> &inputs,
                                  const std::vector<TensorLayout> &results,
-                                 int iters, double &seconds);
+                                 int iters, double &seconds, bool ownsResults);
 
 /// Calls `entry` once with argument i's data at `data[i]` (host or device
 /// memory; its shape is that of `inputs[i]`); returns the result

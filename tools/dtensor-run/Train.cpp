@@ -172,10 +172,10 @@ std::string formatLoss(double v) {
 /// Runs `steps` calls (on the GPU when `onDevice`), each on a copy of `args`
 /// whose parameters are the previous call's; returns the losses, leaves the
 /// final parameters in `args`. `onLoss(i, loss)` sees step i's loss (local
-/// on a rank).
+/// on a rank). `ownsResults`: see callEntry.
 std::vector<HostArray>
 trainSteps(ExecutionEngine &engine, const ProgramInfo &info, int steps,
-           std::vector<HostArray> &args, bool onDevice,
+           std::vector<HostArray> &args, bool onDevice, bool ownsResults,
            llvm::function_ref<void(int, const HostArray &)> onLoss) {
   std::vector<unsigned> params = fedBackArgs(info.entry);
   std::vector<HostArray> losses;
@@ -186,7 +186,7 @@ trainSteps(ExecutionEngine &engine, const ProgramInfo &info, int steps,
         onDevice ? callEntryOnDevice(engine, info.entryName, call,
                                      info.resultLayouts(), 1, seconds)
                  : callEntry(engine, info.entryName, call, info.resultLayouts(),
-                             1, seconds);
+                             1, seconds, ownsResults);
     for (auto [j, a] : llvm::enumerate(params))
       args[a] = std::move(outs[1 + j]);
     onLoss(i, outs[0]);
@@ -201,13 +201,13 @@ std::vector<HostArray> trainOnOneRank(ModuleOp module, const Options &options,
                                       const ProgramInfo &info) {
   OwningOpRef<ModuleOp> single = module.clone();
   stripToOneDevice(*single);
-  std::unique_ptr<ExecutionEngine> ref = compileModule(
-      *single, info.entryName, /*partition=*/false, options);
+  std::unique_ptr<ExecutionEngine> ref =
+      compileModule(*single, info.entryName, /*partition=*/false, options);
   std::vector<HostArray> args = globalInputs(options, info);
   initState(options, info.entry, args);
   std::vector<HostArray> out =
       trainSteps(*ref, info, options.steps, args, /*onDevice=*/false,
-                 [](int, const HostArray &) {});
+                 ownsResults(options), [](int, const HostArray &) {});
   for (unsigned a : fedBackArgs(info.entry))
     out.push_back(args[a]);
   return out;
@@ -261,7 +261,7 @@ int dtensor_run::runTrainingSteps(ModuleOp module, ExecutionEngine &engine,
   initState(options, info.entry, locals);
   std::vector<HostArray> globals;
   trainSteps(engine, info, options.steps, locals, options.backend == "cuda",
-             [&](int i, const HostArray &loss) {
+             ownsResults(options), [&](int i, const HostArray &loss) {
                globals.push_back(gatherResult(loss, info, 0, rank, size));
                if (rank == 0)
                  llvm::outs() << "step " << i << ": loss="

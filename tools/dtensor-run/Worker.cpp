@@ -200,7 +200,8 @@ bool checkAgainstOneRank(ModuleOp module, const Options &options,
   std::vector<HostArray> globals = globalInputs(options, info);
   double seconds;
   std::vector<HostArray> expected =
-      callEntry(*ref, entry, globals, info.resultLayouts(), 1, seconds);
+      callEntry(*ref, entry, globals, info.resultLayouts(), 1, seconds,
+                ownsResults(options));
   CompareResult cmp =
       compareOutputs(results, expected, options.rtol, options.atol);
   llvm::outs() << formatCheckReport(cmp);
@@ -279,7 +280,7 @@ int dtensor_run::runWorker(MLIRContext &ctx, const Options &given) {
       onDevice ? callEntryOnDevice(*engine, entry, locals, info.resultLayouts(),
                                    options.iters, seconds)
                : callEntry(*engine, entry, locals, info.resultLayouts(),
-                           options.iters, seconds);
+                           options.iters, seconds, ownsResults(options));
 
   std::vector<double> times(size);
   MPI_Gather(&seconds, 1, MPI_DOUBLE, times.data(), 1, MPI_DOUBLE, 0,
