@@ -192,6 +192,50 @@ def DTensorGPUFlattenParallelLoops
                            "::mlir::scf::SCFDialect"];
 }
 
+def DTensorGPUBlockReductions
+    : Pass<"dtensor-gpu-block-reductions", "::mlir::func::FuncOp"> {
+  let summary = "reductions along the innermost loop as one thread block "
+                "per output element";
+  let description = [{
+    Rewrites every `linalg.generic` on buffers whose innermost loop is a
+    reduction, with one init indexed by exactly the parallel loops and a
+    body `out = combine(g(inputs), out)` with one associative combiner that
+    has a neutral element (`matchReduction`, `arith::getNeutralElement`:
+    addf, mulf, maxnumf, minimumf, addi, ...; 32-bit element types), into a
+    `gpu.launch` with one block per output element (the parallel loops
+    delinearized from `block.x`) and `block-size` threads (at most the
+    reduction size rounded up to a warp). Thread `t` accumulates the
+    elements `t, t + B, t + 2B, ...` of the linearized reduction loops from
+    the neutral element, so consecutive threads read consecutive elements
+    of the innermost (contiguous) dim; a `gpu.all_reduce` (warp shuffles
+    and shared memory after `convert-gpu-to-nvvm`) combines the partials,
+    and thread 0 combines the result into the init (the value of a
+    `linalg.fill` of the output right before the op, with no op with memory
+    effects in between: the fill is then erased). The body is cloned as
+    is (`linalg.index` becomes the loop index), so softmax's max and sum of
+    exp, and a norm's sums, are one kernel each. Other ops are unchanged
+    (the loop path: one thread per output, coalesced across outputs).
+
+    `emulate=true` (testing on the CPU) builds the same decomposition as
+    host loops: an `scf.parallel` over the outputs, and per output a loop
+    over the `B` threads' strided partials combined in thread order, so
+    that running it checks the neutral element, the index arithmetic and
+    the final combine.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "threads per block (the most; a multiple of 32)">,
+    Option<"emulate", "emulate", "bool", /*default=*/"false",
+           "build host loops with the same per-thread partials instead of "
+           "kernels (testing)">
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def DTensorGPUHostBuffers
     : Pass<"dtensor-gpu-host-buffers", "::mlir::ModuleOp"> {
   let summary = "move the buffers of host code to the GPU";

@@ -84,6 +84,12 @@ void addLoopStages(OpPassManager &pm,
     gemm.emulate = options.cpuOracle;
     pm.addPass(dtensor::createDTensorLinalgToCuBLASLt(gemm));
   }
+  // Reductions along the innermost dim: one block per output row.
+  dtensor::DTensorGPUBlockReductionsOptions reductions;
+  reductions.blockSize = options.blockSize;
+  reductions.emulate = options.cpuOracle;
+  pm.addNestedPass<func::FuncOp>(
+      dtensor::createDTensorGPUBlockReductions(reductions));
   if (!options.cpuOracle)
     pm.addPass(dtensor::createDTensorGPUHostBuffers());
   OpPassManager &fpm = pm.nest<func::FuncOp>();

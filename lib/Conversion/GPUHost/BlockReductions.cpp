@@ -1,0 +1,295 @@
+//===- BlockReductions.cpp - reductions as one thread block per output ----===//
+//
+// The loop path gives each thread one output element and a sequential loop
+// over the reduced dims: for a reduction along the innermost (contiguous)
+// dim, consecutive threads then read addresses a whole row apart. Here a
+// block of threads shares one output: the threads stride over the row
+// together (coalesced), and gpu.all_reduce combines their partials.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dtensor/Conversion/Passes.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir {
+namespace dtensor {
+#define GEN_PASS_DEF_DTENSORGPUBLOCKREDUCTIONS
+#include "dtensor/Conversion/Passes.h.inc"
+} // namespace dtensor
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+/// A reduction `out[p] = combine(g(inputs[p, r]), out[p])` along the
+/// innermost loop.
+struct ReductionPlan {
+  linalg::GenericOp op;
+  /// The body's combiner: one operand is the output block argument.
+  Operation *combiner;
+  /// The combiner's operand that is not the output block argument.
+  Value reduced;
+  TypedAttr neutral;
+  SmallVector<unsigned> parallelDims, reductionDims;
+  /// The `linalg.fill` of the output right before the op, if any: its value
+  /// is then the init, and the fill goes away.
+  linalg::FillOp fill;
+};
+
+/// The fill of `buffer` that `op` follows with no op that has memory effects
+/// in between, if any.
+linalg::FillOp precedingFill(Operation *op, Value buffer) {
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (auto fill = dyn_cast<linalg::FillOp>(prev))
+      return fill.hasPureBufferSemantics() &&
+                     fill.getDpsInits()[0] == buffer &&
+                     fill.getDpsInputs()[0].getType() ==
+                         getElementTypeOrSelf(buffer.getType())
+                 ? fill
+                 : linalg::FillOp();
+    if (!isMemoryEffectFree(prev))
+      return linalg::FillOp();
+  }
+  return linalg::FillOp();
+}
+
+/// Matches `op` as a block reduction (see the pass description).
+FailureOr<ReductionPlan> matchBlockReduction(linalg::GenericOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumLoops() == 0 ||
+      op.getIteratorTypesArray().back() != utils::IteratorType::reduction ||
+      llvm::is_contained(op.getStaticLoopRanges(), 0))
+    return failure();
+  ReductionPlan plan{op, nullptr, Value(), TypedAttr(), {}, {}, nullptr};
+  for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
+    (it == utils::IteratorType::parallel ? plan.parallelDims : plan.reductionDims)
+        .push_back(i);
+  // The output is indexed by the parallel loops, each once.
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (!outMap.isProjectedPermutation() ||
+      outMap.getNumResults() != plan.parallelDims.size() ||
+      llvm::any_of(plan.reductionDims, [&](unsigned d) {
+        return outMap.isFunctionOfDim(d);
+      }))
+    return failure();
+  BlockArgument acc = op.getRegionOutputArgs()[0];
+  Type type = acc.getType();
+  if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() != 32)
+    return failure();
+  SmallVector<Operation *> combiners;
+  plan.reduced = matchReduction(op.getRegionOutputArgs(), 0, combiners);
+  if (!plan.reduced || combiners.size() != 1 || !acc.hasOneUse())
+    return failure();
+  plan.combiner = combiners.front();
+  std::optional<TypedAttr> neutral = arith::getNeutralElement(plan.combiner);
+  if (!neutral || plan.combiner->getNumOperands() != 2)
+    return failure();
+  plan.neutral = *neutral;
+  plan.fill = precedingFill(op, op.getDpsInits()[0]);
+  return plan;
+}
+
+/// Builds the kernel (or its emulation) of one matched reduction.
+class ReductionBuilder {
+public:
+  ReductionBuilder(RewriterBase &b, const ReductionPlan &plan,
+                   int64_t maxThreads)
+      : b(b), plan(plan), loc(op()->getLoc()) {
+    auto op = cast<linalg::LinalgOp>(this->op().getOperation());
+    for (Range r : op.createLoopRanges(b, loc))
+      sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, r.size));
+    numOutputs = product(plan.parallelDims);
+    numReduced = product(plan.reductionDims);
+    int64_t threads = maxThreads;
+    if (std::optional<int64_t> n = getConstantIntValue(numReduced))
+      threads = std::min(threads, std::max<int64_t>(32, llvm::alignTo(*n, 32)));
+    numThreads = index(threads);
+  }
+
+  /// The kernel: one block per output, `numThreads` threads.
+  void buildKernel();
+  /// Host loops with the kernel's per-thread partials (testing).
+  void buildEmulation();
+
+private:
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value product(ArrayRef<unsigned> dims) {
+    Value p = index(1);
+    for (unsigned d : dims)
+      p = b.createOrFold<arith::MulIOp>(loc, p, sizes[d]);
+    return p;
+  }
+  linalg::GenericOp op() const { return plan.op; }
+  Value neutral() { return arith::ConstantOp::create(b, loc, plan.neutral); }
+
+  /// Sets `ivs[d]` for the loops `dims` from their linearized index (the
+  /// last dim varies fastest).
+  void delinearize(Value linear, ArrayRef<unsigned> dims,
+                   SmallVectorImpl<Value> &ivs) {
+    for (unsigned d : llvm::reverse(dims)) {
+      ivs[d] = b.createOrFold<arith::RemUIOp>(loc, linear, sizes[d]);
+      linear = b.createOrFold<arith::DivUIOp>(loc, linear, sizes[d]);
+    }
+  }
+
+  /// The indices of the operand read or written through `map` at `ivs`.
+  SmallVector<Value> indices(AffineMap map, ArrayRef<Value> ivs) {
+    SmallVector<Value> result;
+    for (unsigned i = 0; i < map.getNumResults(); ++i) {
+      if (auto dim = dyn_cast<AffineDimExpr>(map.getResult(i))) {
+        result.push_back(ivs[dim.getPosition()]);
+        continue;
+      }
+      result.push_back(
+          affine::AffineApplyOp::create(b, loc, map.getSubMap({i}), ivs));
+    }
+    return result;
+  }
+
+  /// The combiner applied to the partial `value` and the accumulator `acc`.
+  Value combine(Value value, Value acc) {
+    IRMapping mapping;
+    mapping.map(op().getRegionOutputArgs()[0], acc);
+    mapping.map(plan.reduced, value);
+    return b.clone(*plan.combiner, mapping)->getResult(0);
+  }
+
+  /// The partial of the thread `tid`: from the neutral element, the body
+  /// over the reduced elements tid, tid + numThreads, ...
+  Value buildPartial(Value tid, SmallVector<Value> ivs);
+
+  /// Combines `total` into the output at the parallel loop indices `ivs`.
+  void buildStore(Value total, ArrayRef<Value> ivs) {
+    OpOperand *init = op().getDpsInitOperand(0);
+    SmallVector<Value> at = indices(op().getMatchingIndexingMap(init), ivs);
+    linalg::FillOp fill = plan.fill;
+    Value old = fill ? fill.getDpsInputs()[0]
+                     : memref::LoadOp::create(b, loc, init->get(), at);
+    memref::StoreOp::create(b, loc, combine(total, old), init->get(), at);
+  }
+
+  RewriterBase &b;
+  const ReductionPlan &plan;
+  Location loc;
+  SmallVector<Value> sizes;
+  Value numOutputs, numReduced, numThreads;
+};
+
+Value ReductionBuilder::buildPartial(Value tid, SmallVector<Value> ivs) {
+  linalg::GenericOp op = this->op();
+  auto loop = scf::ForOp::create(b, loc, tid, numReduced, numThreads,
+                                 ValueRange{neutral()});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  delinearize(loop.getInductionVar(), plan.reductionDims, ivs);
+  IRMapping mapping;
+  Block *body = op.getBlock();
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    BlockArgument arg = body->getArgument(input->getOperandNumber());
+    if (!isa<MemRefType>(input->get().getType())) {
+      mapping.map(arg, input->get());
+      continue;
+    }
+    SmallVector<Value> at = indices(op.getMatchingIndexingMap(input), ivs);
+    mapping.map(arg, memref::LoadOp::create(b, loc, input->get(), at));
+  }
+  mapping.map(op.getRegionOutputArgs()[0], loop.getRegionIterArg(0));
+  for (Operation &nested : body->without_terminator()) {
+    if (auto indexOp = dyn_cast<linalg::IndexOp>(nested)) {
+      mapping.map(indexOp.getResult(), ivs[indexOp.getDim()]);
+      continue;
+    }
+    b.clone(nested, mapping);
+  }
+  Value next = mapping.lookup(body->getTerminator()->getOperand(0));
+  scf::YieldOp::create(b, loc, next);
+  return loop.getResult(0);
+}
+
+void ReductionBuilder::buildKernel() {
+  Value one = index(1);
+  OpBuilder::InsertionGuard guard(b);
+  // A launch of no blocks is an error: uneven shards may have no rows.
+  if (!getConstantIntValue(numOutputs)) {
+    Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
+                                      numOutputs, index(0));
+    auto ifAny = scf::IfOp::create(b, loc, any, /*withElse=*/false);
+    b.setInsertionPointToStart(ifAny.thenBlock());
+  }
+  auto launch = gpu::LaunchOp::create(b, loc, numOutputs, one, one,
+                                      numThreads, one, one);
+  Block &body = launch.getBody().front();
+  b.setInsertionPointToStart(&body);
+  gpu::TerminatorOp::create(b, loc);
+  b.setInsertionPointToStart(&body);
+  SmallVector<Value> ivs(sizes.size());
+  delinearize(launch.getBlockIds().x, plan.parallelDims, ivs);
+  Value partial = buildPartial(launch.getThreadIds().x, ivs);
+  auto allReduce = gpu::AllReduceOp::create(
+      b, loc, partial, /*op=*/nullptr, /*uniform=*/true);
+  {
+    OpBuilder::InsertionGuard inner(b);
+    Type type = partial.getType();
+    Block *combiner =
+        b.createBlock(&allReduce.getBody(), {}, {type, type}, {loc, loc});
+    b.setInsertionPointToStart(combiner);
+    gpu::YieldOp::create(
+        b, loc, combine(combiner->getArgument(0), combiner->getArgument(1)));
+  }
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      launch.getThreadIds().x, index(0));
+  auto ifFirst = scf::IfOp::create(b, loc, first, /*withElse=*/false);
+  b.setInsertionPointToStart(ifFirst.thenBlock());
+  buildStore(allReduce.getResult(), ivs);
+}
+
+void ReductionBuilder::buildEmulation() {
+  auto outputs = scf::ParallelOp::create(b, loc, ValueRange{index(0)},
+                                         ValueRange{numOutputs},
+                                         ValueRange{index(1)});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(outputs.getBody());
+  SmallVector<Value> ivs(sizes.size());
+  delinearize(outputs.getInductionVars()[0], plan.parallelDims, ivs);
+  // The threads' partials, combined in thread order.
+  auto threads = scf::ForOp::create(b, loc, index(0), numThreads, index(1),
+                                    ValueRange{neutral()});
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(threads.getBody());
+    Value partial = buildPartial(threads.getInductionVar(), ivs);
+    scf::YieldOp::create(b, loc,
+                         combine(partial, threads.getRegionIterArg(0)));
+  }
+  buildStore(threads.getResult(0), ivs);
+}
+
+struct BlockReductionsPass
+    : public dtensor::impl::DTensorGPUBlockReductionsBase<
+          BlockReductionsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    SmallVector<ReductionPlan> plans;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (op->getParentOfType<gpu::LaunchOp>())
+        return;
+      FailureOr<ReductionPlan> plan = matchBlockReduction(op);
+      if (succeeded(plan))
+        plans.push_back(*plan);
+    });
+    IRRewriter rewriter(&getContext());
+    for (const ReductionPlan &plan : plans) {
+      rewriter.setInsertionPoint(plan.op);
+      ReductionBuilder builder(rewriter, plan, blockSize);
+      emulate ? builder.buildEmulation() : builder.buildKernel();
+      rewriter.eraseOp(plan.op);
+      if (plan.fill)
+        rewriter.eraseOp(plan.fill);
+    }
+  }
+};
+
+} // namespace
