@@ -23,6 +23,12 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <limits>
+#include <map>
+#include <set>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::dtensor;
@@ -72,14 +78,102 @@ private:
   void extract(ForcedStrategies &forced) const;
   /// Cost of the PyTorch plan of the planned ops, counted like segments.
   double pytorchTotal() const;
-  /// Cost of moving `v` between placements as the analysis will plan it:
-  /// directly, or through R where there is no direct transition.
-  double transitionCost(Value v, const Placements &from,
-                        const Placements &to) const;
-  /// Chooses every planned op's strategy at once as the solution of a 0-1
-  /// program. Fills `forced` and `stats`; fails when the solver found no
-  /// plan within its limits.
-  LogicalResult solveExactly(ForcedStrategies &forced, PlannerStats &stats);
+  /// The exact planner's view of one tensor value read or made by planned
+  /// ops.
+  struct ModelValue {
+    Value value;
+    int64_t bytes = 0;
+    /// The planned op that makes it and the result number, or -1.
+    int64_t producer = -1;
+    unsigned result = 0;
+    /// Placement id of a value made outside the planned ops, or -1.
+    int fixed = -1;
+    /// Moving it costs nothing (created, replicated or unknown).
+    bool free = false;
+    /// Placement ids fixed ops and the return need.
+    llvm::SmallVector<int, 2> sinks;
+    /// First and last planned op (position) that read it or whose position
+    /// a sink has.
+    int64_t firstUse = std::numeric_limits<int64_t>::max();
+    int64_t lastUse = -1;
+  };
+  /// A planned op in placement ids.
+  struct ModelOp {
+    /// Per candidate, the placement ids of the tensor operands and results
+    /// (-1 for a non-tensor result).
+    std::vector<llvm::SmallVector<int, 4>> operandIds, resultIds;
+    /// The model value and operand number of each tensor operand.
+    llvm::SmallVector<int, 4> operandValues;
+    llvm::SmallVector<unsigned, 4> operandNumbers;
+    /// The model value of each result (-1 for a non-tensor).
+    llvm::SmallVector<int, 2> resultValues;
+  };
+  /// A value a segment pays the moves of.
+  struct SegmentValue {
+    enum Kind { Made, Boundary, Fixed } kind = Fixed;
+    int value = -1;
+    /// Made: the op (in the segment) and result number. Boundary: the
+    /// position in the incoming state.
+    int op = 0;
+    unsigned result = 0;
+    /// Reading (op in the segment, tensor operand index).
+    llvm::SmallVector<std::pair<int, int>, 2> reads;
+    /// Its sinks are paid here.
+    bool sunk = false;
+  };
+  /// States of a cut: the placement ids of the results crossing it.
+  using StateList = std::vector<llvm::SmallVector<int, 2>>;
+  /// The ops [first, last] between two cuts.
+  struct Segment {
+    int64_t first = 0, last = 0;
+    std::vector<SegmentValue> values;
+    StateList inStates, outStates;
+    /// The outgoing state of each candidate of the last op.
+    std::vector<int> stateOfCandidate;
+    /// Equal for segments with the same program.
+    std::string key;
+  };
+  /// The cheapest plan of a segment from one incoming state to one
+  /// outgoing state: cost (infinite: none found), a lower bound and the
+  /// candidate of each op.
+  struct PairSolution {
+    double cost = kInfiniteCost;
+    double bound = kInfiniteCost;
+    bool proven = false;
+    llvm::SmallVector<int, 8> choice;
+  };
+
+  int intern(llvm::ArrayRef<Placement> ps);
+  /// Cost of moving `bytes` between placement ids as the analysis will plan
+  /// it: directly, or through R where there is no direct transition.
+  double moveCost(int64_t bytes, int from, int to);
+  void buildModel();
+  /// Splits the planned ops at the cuts (`segmentRanges`).
+  void findSegments();
+  /// Drops the cuts with too many states between segments solved as 0-1
+  /// programs.
+  void mergeSegments();
+  /// Results of `op` used after it.
+  llvm::SmallVector<unsigned, 2> crossingResults(int64_t op) const;
+  void buildSegment(Segment &s, const StateList &in);
+  std::string segmentKey(const Segment &s) const;
+  int sourceOf(const Segment &s, const SegmentValue &sv, int in,
+               llvm::ArrayRef<int> choice) const;
+  /// The segment's cost for incoming state `in` and a candidate per op.
+  double evaluate(const Segment &s, int in, llvm::ArrayRef<int> choice);
+  void enumerateSegment(const Segment &s, std::vector<PairSolution> &table);
+  void addValueMoves(MixedIntegerProgram &mip, const Segment &s,
+                     const SegmentValue &sv, int in,
+                     llvm::ArrayRef<llvm::SmallVector<int, 8>> x);
+  /// The segment as a 0-1 program from state `in` to state `out`.
+  PairSolution solveProgram(const Segment &s, int in, int out);
+  /// The table of a segment, solved once per distinct segment.
+  const std::vector<PairSolution> &solveSegment(const Segment &s);
+  /// Dynamic programming over the chain of segments: fills `forced` with
+  /// the optimum (returns its cost, infinite if none) and `lowerBound`.
+  double solveChain(ForcedStrategies &forced, double &lowerBound);
+  /// Cost of the PyTorch plan in the exact planner's model.
+  double pytorchModelCost();
 
   FunctionOpInterface func;
   Block &body;
@@ -101,6 +195,18 @@ private:
   /// (an empty list: any placement will do).
   llvm::DenseMap<Value, llvm::SmallVector<Placements, 2>> needs;
   const GlobalPlannerOptions &options;
+
+  // The exact planner.
+  std::vector<ModelValue> model;
+  std::vector<ModelOp> modelOps;
+  /// Position of the last fixed op (or return) needing each value.
+  llvm::DenseMap<Value, int64_t> sinkPosition;
+  std::vector<std::pair<int64_t, int64_t>> segmentRanges;
+  std::vector<Placements> placementTable;
+  llvm::StringMap<int> placementIds;
+  std::map<std::tuple<int64_t, int, int>, double> moveCosts;
+  llvm::StringMap<std::vector<PairSolution>> memo;
+  int64_t distinctSegments = 0;
 };
 
 } // namespace
@@ -161,10 +267,14 @@ void Planner::collect() {
     ops.push_back(std::move(p));
   }
 
-  // What fixed ops (and everything nested in them) and the return need.
+  // What fixed ops (and everything nested in them) and the return need,
+  // and where they are: after the last planned op before them.
+  int64_t position = -1;
   for (Operation &op : body) {
-    if (index.count(&op))
+    if (index.count(&op)) {
+      ++position;
       continue;
+    }
     op.walk([&](Operation *inner) {
       for (OpOperand &o : inner->getOpOperands()) {
         Value v = o.get();
@@ -183,6 +293,9 @@ void Planner::collect() {
         const Placements *req = pytorch.getRequiredPlacements(o);
         needs[v].push_back(req ? *req : pytorch.lookup(v)->placements);
       }
+      for (Value v : inner->getOperands())
+        if (needs.count(v))
+          sinkPosition[v] = std::max(sinkPosition.lookup(v), position);
     });
   }
 
@@ -434,171 +547,586 @@ double Planner::pytorchTotal() const {
   return total;
 }
 
-double Planner::transitionCost(Value v, const Placements &from,
-                               const Placements &to) const {
+//===----------------------------------------------------------------------===//
+// The exact planner
+//===----------------------------------------------------------------------===//
+//
+// The 0-1 program of a function (one binary per op and candidate; per value
+// and placement q a reader needs, one redistribution to q shared by its
+// readers) decomposes at "cuts": program points where every value made
+// before the point and used after it is a result of the op just before it
+// (an MLP layer's activation, a Block stack's residual stream), and no
+// argument that must move is read on both sides. The state of a cut is the
+// placements of those results. Each segment between two cuts is solved for
+// every pair of states (by enumeration when small, else as a 0-1 program
+// with COIN-OR CBC), identical segments (same candidates, sizes and wiring)
+// once, and dynamic programming over the chain of segments gives the
+// optimum of the whole program.
+
+namespace {
+/// A placement's code, and the code of a list of them, for interning.
+uint32_t placementCode(const Placement &p) {
+  uint32_t kind = static_cast<uint32_t>(p.getKind());
+  uint32_t arg = p.isShard()     ? static_cast<uint32_t>(p.getDim())
+                 : p.isPartial() ? static_cast<uint32_t>(p.getReduceOp())
+                                 : 0;
+  return kind | (arg << 2);
+}
+
+/// Appends `x` to a memo key.
+void appendKey(std::string &key, int64_t x) {
+  key.append(reinterpret_cast<const char *>(&x), sizeof(x));
+}
+} // namespace
+
+int Planner::intern(llvm::ArrayRef<Placement> ps) {
+  std::string key;
+  for (const Placement &p : ps)
+    appendKey(key, placementCode(p));
+  auto [it, inserted] = placementIds.try_emplace(key, placementTable.size());
+  if (inserted)
+    placementTable.emplace_back(ps.begin(), ps.end());
+  return it->second;
+}
+
+double Planner::moveCost(int64_t bytes, int from, int to) {
   if (from == to)
     return 0;
-  int64_t bytes = getTensorByteSize(cast<RankedTensorType>(v.getType()));
-  double direct = redistributeCost(bytes, mesh, from, to);
-  if (!std::isinf(direct))
-    return direct;
-  std::optional<Placements> mid = getReplicatedIntermediate(from, to);
-  if (!mid)
-    return kInfiniteCost;
-  return redistributeCost(bytes, mesh, from, *mid) +
-         redistributeCost(bytes, mesh, *mid, to);
+  auto [it, inserted] = moveCosts.try_emplace({bytes, from, to}, 0.0);
+  if (!inserted)
+    return it->second;
+  const Placements &p = placementTable[from];
+  const Placements &q = placementTable[to];
+  // Directly, or through R where there is no direct transition, as the
+  // analysis plans it.
+  double c = redistributeCost(bytes, mesh, p, q);
+  if (std::isinf(c))
+    if (std::optional<Placements> mid = getReplicatedIntermediate(p, q))
+      c = redistributeCost(bytes, mesh, p, *mid) +
+          redistributeCost(bytes, mesh, *mid, q);
+  it->second = c;
+  return c;
+}
+
+void Planner::buildModel() {
+  llvm::DenseMap<Value, int> valueIds;
+  auto valueOf = [&](Value v) {
+    auto [it, inserted] = valueIds.try_emplace(v, model.size());
+    if (!inserted)
+      return it->second;
+    ModelValue &m = model.emplace_back();
+    m.value = v;
+    m.bytes = getTensorByteSize(cast<RankedTensorType>(v.getType()));
+    if (Operation *def = v.getDefiningOp(); def && index.count(def)) {
+      m.producer = index.lookup(def);
+      m.result = cast<OpResult>(v).getResultNumber();
+    } else if (const FakeTensor *t = pytorch.lookup(v);
+               t && !isCreatedValue(v)) {
+      m.fixed = intern(t->placements);
+      m.free = llvm::all_of(t->placements,
+                            [](Placement p) { return p.isReplicate(); });
+    } else {
+      m.free = true;
+    }
+    if (auto it = needs.find(v); it != needs.end()) {
+      for (const Placements &n : it->second)
+        m.sinks.push_back(intern(n));
+      m.lastUse = sinkPosition.lookup(v);
+    }
+    return it->second;
+  };
+  modelOps.resize(ops.size());
+  for (auto [i, p] : llvm::enumerate(ops)) {
+    ModelOp &mo = modelOps[i];
+    for (OpOperand &o : p.op->getOpOperands())
+      if (isa<RankedTensorType>(o.get().getType())) {
+        int v = valueOf(o.get());
+        mo.operandValues.push_back(v);
+        mo.operandNumbers.push_back(o.getOperandNumber());
+        model[v].firstUse = std::min<int64_t>(model[v].firstUse, i);
+        model[v].lastUse = std::max<int64_t>(model[v].lastUse, i);
+      }
+    for (OpResult r : p.op->getResults())
+      mo.resultValues.push_back(
+          isa<RankedTensorType>(r.getType()) ? valueOf(r) : -1);
+    for (const ShardingCandidate &c : p.candidates) {
+      auto &operands = mo.operandIds.emplace_back();
+      for (unsigned n : mo.operandNumbers)
+        operands.push_back(intern(c.operands[n]));
+      auto &results = mo.resultIds.emplace_back();
+      for (auto [r, v] : llvm::enumerate(mo.resultValues))
+        results.push_back(v < 0 ? -1 : intern(c.results[r]));
+    }
+  }
+}
+
+void Planner::findSegments() {
+  // cover[i] > 0: some value crossing the point after op i is not a result
+  // of op i, or an argument that must move is read on both sides.
+  int64_t n = ops.size();
+  std::vector<int64_t> cover(n + 1, 0);
+  auto span = [&](int64_t from, int64_t to) {
+    if (from < to) {
+      ++cover[from];
+      --cover[to];
+    }
+  };
+  for (const ModelValue &m : model) {
+    if (m.producer >= 0)
+      span(m.producer + 1, m.lastUse);
+    else if (!m.free)
+      span(m.firstUse, m.lastUse);
+  }
+  int64_t open = 0, start = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    open += cover[i];
+    if (open == 0 || i == n - 1) {
+      segmentRanges.push_back({start, i});
+      start = i + 1;
+    }
+  }
+  mergeSegments();
+}
+
+void Planner::mergeSegments() {
+  // A segment solved as 0-1 programs is solved once per pair of states:
+  // a cut with many states between such segments is dropped (its two
+  // segments become one program) unless both sides are enumerated.
+  auto numStates = [&](int64_t op) {
+    llvm::SmallVector<unsigned, 2> crossing = crossingResults(op);
+    std::set<llvm::SmallVector<int, 2>> states;
+    for (const auto &ids : modelOps[op].resultIds) {
+      llvm::SmallVector<int, 2> state;
+      for (unsigned r : crossing)
+        state.push_back(ids[r]);
+      states.insert(state);
+    }
+    return static_cast<int64_t>(states.size());
+  };
+  auto enumerated = [&](std::pair<int64_t, int64_t> range) {
+    double combinations = 1;
+    for (int64_t i = range.first; i <= range.second; ++i)
+      combinations *= modelOps[i].operandIds.size();
+    return combinations <= options.enumerationLimit;
+  };
+  std::vector<std::pair<int64_t, int64_t>> merged;
+  for (std::pair<int64_t, int64_t> range : segmentRanges) {
+    if (!merged.empty()) {
+      std::pair<int64_t, int64_t> &prev = merged.back();
+      bool cheap = enumerated(prev) && enumerated(range);
+      if (!cheap && numStates(prev.second) > options.maxCutStates) {
+        prev.second = range.second;
+        continue;
+      }
+    }
+    merged.push_back(range);
+  }
+  segmentRanges = std::move(merged);
+}
+
+void Planner::buildSegment(Segment &s, const StateList &in) {
+  s.inStates = in;
+  llvm::DenseMap<int, int> local;
+  auto entry = [&](int v) -> int {
+    auto [it, inserted] = local.try_emplace(v, s.values.size());
+    if (!inserted)
+      return it->second;
+    const ModelValue &m = model[v];
+    SegmentValue &sv = s.values.emplace_back();
+    sv.value = v;
+    if (m.producer >= s.first) {
+      sv.kind = SegmentValue::Made;
+      sv.op = m.producer - s.first;
+      sv.result = m.result;
+    } else if (m.producer >= 0) {
+      sv.kind = SegmentValue::Boundary;
+      llvm::SmallVector<unsigned, 2> crossing = crossingResults(m.producer);
+      sv.op = llvm::find(crossing, m.result) - crossing.begin();
+    } else {
+      sv.kind = SegmentValue::Fixed;
+    }
+    return it->second;
+  };
+  for (int64_t i = s.first; i <= s.last; ++i) {
+    const ModelOp &mo = modelOps[i];
+    for (auto [k, v] : llvm::enumerate(mo.operandValues))
+      if (!model[v].free)
+        s.values[entry(v)].reads.push_back({i - s.first, k});
+    // Results used after the segment are paid for by the next one.
+    for (int v : mo.resultValues)
+      if (v >= 0 && !model[v].sinks.empty() && model[v].lastUse <= s.last)
+        s.values[entry(v)].sunk = true;
+  }
+  if (s.first > 0)
+    for (unsigned r : crossingResults(s.first - 1)) {
+      int v = modelOps[s.first - 1].resultValues[r];
+      if (!model[v].sinks.empty())
+        s.values[entry(v)].sunk = true;
+    }
+  // The states after the segment, and each candidate's of the last op.
+  const ModelOp &last = modelOps[s.last];
+  llvm::SmallVector<unsigned, 2> outs = crossingResults(s.last);
+  for (const auto &ids : last.resultIds) {
+    llvm::SmallVector<int, 2> state;
+    for (unsigned r : outs)
+      state.push_back(ids[r]);
+    auto it = llvm::find(s.outStates, state);
+    s.stateOfCandidate.push_back(it - s.outStates.begin());
+    if (it == s.outStates.end())
+      s.outStates.push_back(state);
+  }
+  s.key = segmentKey(s);
+}
+
+llvm::SmallVector<unsigned, 2> Planner::crossingResults(int64_t op) const {
+  llvm::SmallVector<unsigned, 2> results;
+  for (auto [r, v] : llvm::enumerate(modelOps[op].resultValues))
+    if (v >= 0 && model[v].lastUse > op)
+      results.push_back(r);
+  return results;
+}
+
+std::string Planner::segmentKey(const Segment &s) const {
+  std::string key;
+  appendKey(key, s.last - s.first);
+  for (int64_t i = s.first; i <= s.last; ++i) {
+    const ModelOp &mo = modelOps[i];
+    appendKey(key, mo.operandIds.size());
+    appendKey(key, mo.operandValues.size());
+    appendKey(key, mo.resultValues.size());
+    for (auto [operands, results] : llvm::zip(mo.operandIds, mo.resultIds)) {
+      for (int id : operands)
+        appendKey(key, id);
+      for (int id : results)
+        appendKey(key, id);
+    }
+  }
+  for (const SegmentValue &sv : s.values) {
+    const ModelValue &m = model[sv.value];
+    for (int64_t x : {int64_t(sv.kind), int64_t(sv.op), int64_t(sv.result),
+                      m.bytes, int64_t(m.fixed), int64_t(sv.sunk),
+                      int64_t(sv.reads.size())})
+      appendKey(key, x);
+    for (auto [op, k] : sv.reads) {
+      appendKey(key, op);
+      appendKey(key, k);
+    }
+    if (sv.sunk)
+      for (int id : m.sinks)
+        appendKey(key, id);
+  }
+  for (const StateList *states : {&s.inStates, &s.outStates}) {
+    appendKey(key, states->size());
+    for (const auto &state : *states)
+      for (int id : state)
+        appendKey(key, id);
+  }
+  return key;
+}
+
+int Planner::sourceOf(const Segment &s, const SegmentValue &sv, int in,
+                      llvm::ArrayRef<int> choice) const {
+  switch (sv.kind) {
+  case SegmentValue::Made:
+    return modelOps[s.first + sv.op].resultIds[choice[sv.op]][sv.result];
+  case SegmentValue::Boundary:
+    return s.inStates[in][sv.op];
+  case SegmentValue::Fixed:
+    return model[sv.value].fixed;
+  }
+  llvm_unreachable("unknown segment value kind");
+}
+
+double Planner::evaluate(const Segment &s, int in,
+                         llvm::ArrayRef<int> choice) {
+  double total = 0;
+  for (const SegmentValue &sv : s.values) {
+    const ModelValue &m = model[sv.value];
+    int p = sourceOf(s, sv, in, choice);
+    llvm::SmallVector<int, 4> targets;
+    for (auto [op, k] : sv.reads)
+      targets.push_back(modelOps[s.first + op].operandIds[choice[op]][k]);
+    if (sv.sunk)
+      llvm::append_range(targets, m.sinks);
+    llvm::sort(targets);
+    targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+    for (int q : targets)
+      total += moveCost(m.bytes, p, q);
+    if (std::isinf(total))
+      return total;
+  }
+  return total;
+}
+
+void Planner::enumerateSegment(const Segment &s,
+                               std::vector<PairSolution> &table) {
+  int64_t n = s.last - s.first + 1;
+  size_t numOut = s.outStates.size();
+  llvm::SmallVector<int, 8> choice(n, 0);
+  while (true) {
+    size_t out = s.stateOfCandidate[choice[n - 1]];
+    for (size_t in = 0; in < s.inStates.size(); ++in) {
+      PairSolution &best = table[in * numOut + out];
+      double c = evaluate(s, in, choice);
+      if (c < best.cost) {
+        best.cost = best.bound = c;
+        best.choice.assign(choice.begin(), choice.end());
+      }
+    }
+    int64_t k = 0;
+    while (k < n && ++choice[k] ==
+                        static_cast<int>(modelOps[s.first + k].operandIds.size()))
+      choice[k++] = 0;
+    if (k == n)
+      break;
+  }
+  for (PairSolution &p : table)
+    p.proven = true;
 }
 
 namespace {
-/// Choice variables grouped by the placement they give a value.
+/// Choice variables grouped by the placement (id) they give a value.
 using PlacementTerms =
-    llvm::SmallVector<std::pair<Placements, llvm::SmallVector<int, 4>>, 4>;
+    llvm::SmallVector<std::pair<int, llvm::SmallVector<int, 4>>, 4>;
 
-void addTerm(PlacementTerms &terms, const Placements &ps, int var) {
-  auto it = llvm::find_if(terms, [&](const auto &t) { return t.first == ps; });
+void addTerm(PlacementTerms &terms, int id, int var) {
+  auto it = llvm::find_if(terms, [&](const auto &t) { return t.first == id; });
   if (it == terms.end())
-    terms.push_back({ps, {var}});
+    terms.push_back({id, {var}});
   else
     it->second.push_back(var);
 }
 
 const llvm::SmallVector<int, 4> *findTerms(const PlacementTerms &terms,
-                                           const Placements &ps) {
-  auto it = llvm::find_if(terms, [&](const auto &t) { return t.first == ps; });
+                                           int id) {
+  auto it = llvm::find_if(terms, [&](const auto &t) { return t.first == id; });
   return it == terms.end() ? nullptr : &it->second;
 }
 
-/// What the program knows of one tensor value.
-struct ValueTerms {
-  /// Where planned ops can make it; empty when it is made outside them.
-  PlacementTerms made;
-  /// Per reading operand of a planned op, where it can be read.
-  llvm::SmallVector<PlacementTerms, 2> reads;
-  /// What fixed ops and the return need.
-  llvm::SmallVector<Placements, 2> sinks;
-};
-
-/// The terms `sum(vars)` of a row.
+/// The terms `coef * sum(vars)` of a row.
 void appendTerms(llvm::SmallVectorImpl<std::pair<int, double>> &row,
                  llvm::ArrayRef<int> vars, double coef) {
   for (int var : vars)
     row.push_back({var, coef});
 }
-
-/// The moves of one value to placement `q`, needed where `u` is 1. `u` is at
-/// least every read of q (readers share one redistribution of the value to
-/// q), exactly the read when `single` (one read, no sink). For a value made by planned
-/// ops, `z_pq` (cost p -> q) is the part of u made in p: `sum_p z_pq = u`
-/// and `z_pq <= x_p`, so that a 0-1 solution pays the move it makes, and
-/// the linear relaxation is as tight as the transportation problem between
-/// the two placements (Alpa's edge variables, with sharing).
-void addMoves(MixedIntegerProgram &mip, const ValueTerms &terms,
-              const Placements &q, int u, bool single,
-              llvm::SmallVectorImpl<int> &zOfMade,
-              llvm::function_ref<double(const Placements &)> costFrom) {
-  for (const PlacementTerms &read : terms.reads) {
-    llvm::SmallVector<std::pair<int, double>, 8> row{{u, 1.0}};
-    if (const llvm::SmallVector<int, 4> *vars = findTerms(read, q))
-      appendTerms(row, *vars, -1.0);
-    mip.addRow(row, 0, single ? 0 : MixedIntegerProgram::kInfinity);
-  }
-  if (terms.made.empty())
-    return;
-  llvm::SmallVector<std::pair<int, double>, 8> sum{{u, -1.0}};
-  for (auto [pi, made] : llvm::enumerate(terms.made)) {
-    const auto &[p, vars] = made;
-    double c = p == q ? 0.0 : costFrom(p);
-    if (std::isinf(c)) {
-      zOfMade[pi] = -1;
-      continue;
-    }
-    int z = mip.addVariable(0, 1, c, /*integer=*/false);
-    zOfMade[pi] = z;
-    sum.push_back({z, 1.0});
-    llvm::SmallVector<std::pair<int, double>, 8> bound{{z, 1.0}};
-    appendTerms(bound, vars, -1.0);
-    mip.addRow(bound, -MixedIntegerProgram::kInfinity, 0);
-  }
-  mip.addRow(sum, 0, 0);
-}
 } // namespace
 
-LogicalResult Planner::solveExactly(ForcedStrategies &forced,
-                                    PlannerStats &stats) {
-  // One binary per op and candidate, exactly one per op.
+void Planner::addValueMoves(MixedIntegerProgram &mip, const Segment &s,
+                            const SegmentValue &sv, int in,
+                            llvm::ArrayRef<llvm::SmallVector<int, 8>> x) {
+  const ModelValue &m = model[sv.value];
+  // Where the value is made (one fixed placement unless made here), and
+  // where each read may want it.
+  PlacementTerms made;
+  if (sv.kind == SegmentValue::Made)
+    for (auto [c, ids] : llvm::enumerate(modelOps[s.first + sv.op].resultIds))
+      addTerm(made, ids[sv.result], x[sv.op][c]);
+  int fixed = sv.kind == SegmentValue::Made ? -1 : sourceOf(s, sv, in, {});
+  llvm::SmallVector<PlacementTerms, 2> reads;
+  for (auto [op, k] : sv.reads) {
+    PlacementTerms &read = reads.emplace_back();
+    for (auto [c, ids] : llvm::enumerate(modelOps[s.first + op].operandIds))
+      addTerm(read, ids[k], x[op][c]);
+  }
+  llvm::SmallVector<int, 2> sinks;
+  if (sv.sunk)
+    sinks.assign(m.sinks.begin(), m.sinks.end());
+  llvm::SmallVector<int, 4> targets(sinks.begin(), sinks.end());
+  for (const PlacementTerms &read : reads)
+    for (const auto &[q, vars] : read)
+      if (!llvm::is_contained(targets, q))
+        targets.push_back(q);
+  // With one read, every made placement goes somewhere: sum_q z_pq = x_p.
+  bool single = reads.size() == 1 && sinks.empty();
+  std::vector<llvm::SmallVector<std::pair<int, double>, 8>> outflow(
+      made.size());
+  for (int q : targets) {
+    // u: the value is moved to q (once, shared by the readers of q).
+    bool sink = llvm::is_contained(sinks, q);
+    double c = fixed < 0 ? 0.0 : moveCost(m.bytes, fixed, q);
+    int u = std::isinf(c) ? mip.addVariable(0, 0, 0, false)
+                          : mip.addVariable(sink ? 1 : 0, 1, c, false);
+    for (const PlacementTerms &read : reads) {
+      llvm::SmallVector<std::pair<int, double>, 8> row{{u, 1.0}};
+      if (const llvm::SmallVector<int, 4> *vars = findTerms(read, q))
+        appendTerms(row, *vars, -1.0);
+      mip.addRow(row, 0, single ? 0 : MixedIntegerProgram::kInfinity);
+    }
+    if (made.empty())
+      continue;
+    // z_pq: the part of u made in p, at most x_p (Alpa's edge variables,
+    // with sharing).
+    llvm::SmallVector<std::pair<int, double>, 8> sum{{u, -1.0}};
+    for (auto [pi, entry] : llvm::enumerate(made)) {
+      const auto &[p, vars] = entry;
+      double move = moveCost(m.bytes, p, q);
+      if (std::isinf(move))
+        continue;
+      int z = mip.addVariable(0, 1, move, /*integer=*/false);
+      sum.push_back({z, 1.0});
+      outflow[pi].push_back({z, 1.0});
+      llvm::SmallVector<std::pair<int, double>, 8> bound{{z, 1.0}};
+      appendTerms(bound, vars, -1.0);
+      mip.addRow(bound, -MixedIntegerProgram::kInfinity, 0);
+    }
+    mip.addRow(sum, 0, 0);
+  }
+  if (single)
+    for (auto [pi, entry] : llvm::enumerate(made)) {
+      appendTerms(outflow[pi], entry.second, -1.0);
+      mip.addRow(outflow[pi], 0, 0);
+    }
+}
+
+Planner::PairSolution Planner::solveProgram(const Segment &s, int in,
+                                            int out) {
   MixedIntegerProgram mip;
-  std::vector<llvm::SmallVector<int, 8>> choice(ops.size());
-  llvm::MapVector<Value, ValueTerms> values;
-  for (auto [i, p] : llvm::enumerate(ops)) {
+  int64_t n = s.last - s.first + 1;
+  std::vector<llvm::SmallVector<int, 8>> x(n);
+  for (int64_t i = 0; i < n; ++i) {
     llvm::SmallVector<std::pair<int, double>, 8> one;
-    for (auto [c, cand] : llvm::enumerate(p.candidates)) {
-      int var = mip.addBinary(0);
-      choice[i].push_back(var);
+    for (size_t c = 0; c < modelOps[s.first + i].operandIds.size(); ++c) {
+      // The last op makes the state `out`.
+      bool allowed = i < n - 1 || s.stateOfCandidate[c] == out;
+      int var = mip.addVariable(0, allowed ? 1 : 0, 0, /*integer=*/true);
+      x[i].push_back(var);
       one.push_back({var, 1.0});
-      for (auto [r, ps] : llvm::zip_equal(p.op->getResults(), cand.results))
-        if (isa<RankedTensorType>(r.getType()))
-          addTerm(values[r].made, ps, var);
     }
     mip.addRow(one, 1, 1);
-    for (OpOperand &o : p.op->getOpOperands()) {
-      if (!isa<RankedTensorType>(o.get().getType()))
-        continue;
-      PlacementTerms &read = values[o.get()].reads.emplace_back();
-      for (auto [c, cand] : llvm::enumerate(p.candidates))
-        addTerm(read, cand.operands[o.getOperandNumber()], choice[i][c]);
-    }
   }
-  for (const auto &[v, ns] : needs)
-    llvm::append_range(values[v].sinks, ns);
-  // Per value and placement q a reader may need: u_q and the moves to q.
-  // Values created from scalars are built where their readers need them.
-  for (auto &[v, terms] : values) {
-    Entries fixed = terms.made.empty() ? leaf(v) : Entries();
-    if (terms.made.empty() && (fixed.empty() || isCreatedValue(v)))
-      continue;
-    llvm::SmallVector<Placements, 4> targets(terms.sinks.begin(),
-                                             terms.sinks.end());
-    for (const PlacementTerms &read : terms.reads)
-      for (const auto &[q, vars] : read)
-        if (!llvm::is_contained(targets, q))
-          targets.push_back(q);
-    // With one read, every made placement goes somewhere: sum_q z_pq = x_p.
-    bool single = terms.reads.size() == 1 && terms.sinks.empty();
-    std::vector<llvm::SmallVector<std::pair<int, double>, 8>> outflow(
-        terms.made.size());
-    llvm::SmallVector<int, 4> zOfMade(terms.made.size());
-    for (const Placements &q : targets) {
-      bool sink = llvm::is_contained(terms.sinks, q);
-      double c = fixed.empty() ? 0.0
-                               : transitionCost(v, fixed.front().placements, q);
-      int u = std::isinf(c) ? mip.addVariable(0, 0, 0, false)
-                            : mip.addVariable(sink ? 1 : 0, 1, c, false);
-      addMoves(mip, terms, q, u, single, zOfMade, [&](const Placements &p) {
-        return transitionCost(v, p, q);
-      });
-      for (auto [pi, z] : llvm::enumerate(zOfMade))
-        if (z >= 0)
-          outflow[pi].push_back({z, 1.0});
-    }
-    if (single)
-      for (auto [pi, made] : llvm::enumerate(terms.made)) {
-        appendTerms(outflow[pi], made.second, -1.0);
-        mip.addRow(outflow[pi], 0, 0);
-      }
-  }
+  for (const SegmentValue &sv : s.values)
+    addValueMoves(mip, s, sv, in, x);
   MixedIntegerProgram::Result result =
       mip.solve(options.nodeLimit, options.timeLimitSeconds);
+  PairSolution solution;
+  solution.proven = result.status == MixedIntegerProgram::Status::Optimal ||
+                    result.status == MixedIntegerProgram::Status::Infeasible;
+  if (result.status == MixedIntegerProgram::Status::Infeasible)
+    return solution;
+  solution.bound = result.bound;
   if (result.status != MixedIntegerProgram::Status::Optimal &&
       result.status != MixedIntegerProgram::Status::Feasible)
-    return failure();
-  for (auto [i, p] : llvm::enumerate(ops))
-    for (auto [c, var] : llvm::enumerate(choice[i]))
+    return solution;
+  solution.choice.assign(n, 0);
+  for (int64_t i = 0; i < n; ++i)
+    for (auto [c, var] : llvm::enumerate(x[i]))
       if (result.values[var] > 0.5)
-        forced[p.op] = p.candidates[c];
-  stats.exact = true;
-  stats.provenOptimal = result.status == MixedIntegerProgram::Status::Optimal;
-  stats.lowerBound = result.bound;
-  return success();
+        solution.choice[i] = c;
+  // The program's objective, recomputed as the enumeration counts it.
+  solution.cost = evaluate(s, in, solution.choice);
+  return solution;
+}
+
+const std::vector<Planner::PairSolution> &
+Planner::solveSegment(const Segment &s) {
+  auto [it, inserted] = memo.try_emplace(s.key);
+  std::vector<PairSolution> &table = it->second;
+  if (!inserted)
+    return table;
+  size_t numOut = s.outStates.size();
+  table.resize(s.inStates.size() * numOut);
+  int64_t n = s.last - s.first + 1;
+  if (n > options.segmentOpLimit) {
+    // Too large to solve: a lower bound of 0, and no plan.
+    for (PairSolution &p : table)
+      p.bound = 0;
+    return table;
+  }
+  ++distinctSegments;
+  double combinations = 1;
+  for (int64_t i = s.first; i <= s.last; ++i)
+    combinations *= modelOps[i].operandIds.size();
+  if (combinations <= options.enumerationLimit) {
+    enumerateSegment(s, table);
+    return table;
+  }
+  for (size_t in = 0; in < s.inStates.size(); ++in)
+    for (size_t out = 0; out < numOut; ++out)
+      table[in * numOut + out] = solveProgram(s, in, out);
+  return table;
+}
+
+double Planner::solveChain(ForcedStrategies &forced, double &lowerBound) {
+  /// The solved chain: each segment's first op, table and number of states.
+  struct Solved {
+    int64_t first, last;
+    const std::vector<PairSolution> *table;
+    size_t numOut;
+    std::vector<int> back;
+  };
+  std::vector<Solved> chain;
+  StateList states = {{}};
+  std::vector<double> best = {0}, bound = {0};
+  for (auto [first, last] : segmentRanges) {
+    Segment s;
+    s.first = first;
+    s.last = last;
+    buildSegment(s, states);
+    const std::vector<PairSolution> &table = solveSegment(s);
+    size_t numOut = s.outStates.size();
+    std::vector<double> nextBest(numOut, kInfiniteCost),
+        nextBound(numOut, kInfiniteCost);
+    std::vector<int> back(numOut, -1);
+    for (size_t in = 0; in < states.size(); ++in)
+      for (size_t out = 0; out < numOut; ++out) {
+        const PairSolution &p = table[in * numOut + out];
+        if (best[in] + p.cost < nextBest[out]) {
+          nextBest[out] = best[in] + p.cost;
+          back[out] = in;
+        }
+        nextBound[out] = std::min(nextBound[out], bound[in] + p.bound);
+      }
+    chain.push_back({first, last, &table, numOut, std::move(back)});
+    states = std::move(s.outStates);
+    best = std::move(nextBest);
+    bound = std::move(nextBound);
+  }
+  lowerBound = *llvm::min_element(bound);
+  auto end = llvm::min_element(best);
+  if (std::isinf(*end))
+    return kInfiniteCost;
+  // Read the choices back from the last segment to the first.
+  int out = end - best.begin();
+  for (const Solved &s : llvm::reverse(chain)) {
+    int in = s.back[out];
+    const PairSolution &p = (*s.table)[in * s.numOut + out];
+    for (int64_t i = s.first; i <= s.last; ++i)
+      forced[ops[i].op] = ops[i].candidates[p.choice[i - s.first]];
+    out = in;
+  }
+  return *end;
+}
+
+double Planner::pytorchModelCost() {
+  // PyTorch's placements of every value, and where each one is read.
+  std::vector<int> placement(model.size(), -1);
+  std::vector<llvm::SmallVector<int, 4>> targets(model.size());
+  for (auto [v, m] : llvm::enumerate(model)) {
+    if (m.free)
+      continue;
+    const FakeTensor *t = pytorch.lookup(m.value);
+    if (!t)
+      return kInfiniteCost;
+    placement[v] = intern(t->placements);
+    targets[v].assign(m.sinks.begin(), m.sinks.end());
+  }
+  for (auto [i, mo] : llvm::enumerate(modelOps))
+    for (auto [v, number] : llvm::zip(mo.operandValues, mo.operandNumbers)) {
+      if (placement[v] < 0)
+        continue;
+      const Placements *req =
+          pytorch.getRequiredPlacements(ops[i].op->getOpOperand(number));
+      targets[v].push_back(req ? intern(*req) : placement[v]);
+    }
+  double total = 0;
+  for (auto [v, m] : llvm::enumerate(model)) {
+    llvm::sort(targets[v]);
+    targets[v].erase(std::unique(targets[v].begin(), targets[v].end()),
+                     targets[v].end());
+    for (int q : targets[v])
+      total += moveCost(m.bytes, placement[v], q);
+  }
+  return total;
 }
 
 llvm::SmallVector<ForcedStrategies, 2> Planner::run(PlannerStats &stats) {
@@ -608,9 +1136,19 @@ llvm::SmallVector<ForcedStrategies, 2> Planner::run(PlannerStats &stats) {
   stats.exactRequested = options.exact;
   if (ops.empty())
     return plans;
-  if (options.exact && stats.plannedOps <= options.exactOpLimit) {
+  if (options.exact) {
+    buildModel();
+    findSegments();
     ForcedStrategies exact;
-    if (succeeded(solveExactly(exact, stats))) {
+    double bound = 0;
+    double optimum = solveChain(exact, bound);
+    stats.lowerBound = bound;
+    if (!std::isinf(optimum)) {
+      stats.exact = true;
+      stats.provenOptimal = optimum <= bound + 1e-6;
+      // PyTorch's plan is optimal: the caller keeps it.
+      if (stats.provenOptimal && optimum >= pytorchModelCost() - 1e-9)
+        return plans;
       plans.push_back(std::move(exact));
       if (stats.provenOptimal)
         return plans;

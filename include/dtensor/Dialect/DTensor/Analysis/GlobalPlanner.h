@@ -28,11 +28,18 @@ namespace dtensor {
 using ForcedStrategies = llvm::DenseMap<Operation *, ShardingCandidate>;
 
 struct GlobalPlannerOptions {
-  /// Solve as a 0-1 program (strategy=exact); else the heuristic alone.
+  /// Solve exactly (strategy=global and exact); else the heuristic alone.
   bool exact = false;
-  /// Functions with at most this many planned ops are solved exactly.
-  int64_t exactOpLimit = 5000;
-  /// Branch-and-bound nodes the solver may explore for one function (a
+  /// Segments (ops between two cuts) with at most this many ops are solved
+  /// exactly; a function with a larger one gets the heuristic.
+  int64_t segmentOpLimit = 2000;
+  /// Segments with at most this many strategy combinations are solved by
+  /// enumeration, larger ones as 0-1 programs.
+  double enumerationLimit = 512;
+  /// A segment solved as 0-1 programs is solved once per pair of states of
+  /// its two cuts: a cut with more states joins its segments into one.
+  int64_t maxCutStates = 6;
+  /// Branch-and-bound nodes the solver may explore for one program (a
   /// deterministic limit), and a wall-time limit in seconds as a safeguard.
   int64_t nodeLimit = 2000;
   double timeLimitSeconds = 60;
