@@ -3,15 +3,21 @@
 // PyTorch DTensor chooses each op's strategy greedily, in program order. The
 // global planner chooses the strategies of all top-level ops of a function
 // together to minimise the total communication cost under the same cost
-// model, as a 0-1 program solved with COIN-OR CBC (the formulation of Alpa,
-// OSDI 2022, with redistributions shared by the readers of a value, as the
-// analysis shares them). Functions past a size limit, or whose program the
-// solver does not finish in time, get the heuristic: values read by several
-// ops ("cut" values) split the ops into trees that dynamic programming
-// solves exactly for given placements of the cut values, and coordinate
-// descent over those placements, started from the PyTorch plan, finds the
-// plan. The analysis keeps the PyTorch plan whenever the global one is not
-// cheaper, so it is never worse.
+// model. With `exact`, the function is cut where every value made before a
+// point and read after it is a result of the op just before it (an MLP
+// layer's activation, a Block stack's residual stream); each segment between
+// two cuts is solved for every pair of placements of its cut values, by
+// enumeration when small or as a 0-1 program with COIN-OR CBC (the
+// formulation of Alpa, OSDI 2022, with redistributions shared by the readers
+// of a value, as the analysis shares them), identical segments once; dynamic
+// programming over the chain of segments gives the optimum and a lower
+// bound. A segment past `segmentOpLimit`, or one the solver does not finish,
+// gets the heuristic: values read by several ops ("cut" values) split the
+// ops into trees that dynamic programming solves exactly for given
+// placements of the cut values, and coordinate descent over those
+// placements, started from the PyTorch plan, finds the plan. The analysis
+// keeps the PyTorch plan whenever the global one is not cheaper, so it is
+// never worse.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,7 +34,7 @@ namespace dtensor {
 using ForcedStrategies = llvm::DenseMap<Operation *, ShardingCandidate>;
 
 struct GlobalPlannerOptions {
-  /// Solve exactly (strategy=global and exact); else the heuristic alone.
+  /// Solve exactly (strategy=exact); else the heuristic alone (global).
   bool exact = false;
   /// Segments (ops between two cuts) with at most this many ops are solved
   /// exactly; a function with a larger one gets the heuristic.
