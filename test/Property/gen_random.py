@@ -188,6 +188,7 @@ class Gen:
         self.body = []
         self.helpers = []  # --loss: helper functions called by @prog
         self.used = set()  # names picked as operands
+        self.no_param = set()  # arguments never made parameters (conditions)
         self.n = 0
 
     @property
@@ -635,6 +636,42 @@ class Gen:
         self.tags.add("loop")
         return True
 
+    def op_if(self):
+        """--loss: an scf.if on the first element of a fresh argument that is
+        never a parameter (so finite differences never cross the branch),
+        both branches reading a value from above."""
+        a = self.pick(lambda s: len(s) >= 1)
+        if a is None:
+            return False
+        c = self.operand_like(a[1])
+        shape, t = a[1], self.t(a[1])
+        k = self.add_arg([self.rng.choice(self.dims)])
+        self.no_param.add(k)
+        z, zf, x0, cond = self.fresh("i"), self.fresh("f"), self.fresh("x"), self.fresh("c")
+        self.w(f"{z} = arith.constant 0 : index")
+        self.w(f"{zf} = arith.constant 0.0 : {self.elt}")
+        self.w(f"{x0} = tensor.extract {k}[{z}] : {self.t(self.args[-1][1])}")
+        self.w(f"{cond} = arith.cmpf ogt, {x0}, {zf} : {self.elt}")
+        r = self.define(shape)
+        self.w(f"{r} = scf.if {cond} -> ({t}) {{")
+        branches = [
+            ("if-then", 2, "f", ["%b1 = arith.mulf %in, %in2 : {e}", "%b2 = math.tanh %b1 : {e}"],
+             "%b2", False, False, set()),
+            ("if-else", 2, "f", ["%b1 = arith.mulf %in, %chalf : {e}", "%b2 = arith.addf %b1, %in2 : {e}"],
+             "%b2", False, False, set()),
+        ]
+        for i, body in enumerate(branches):
+            if i:
+                self.w("} else {")
+            e, g = self.fresh("e"), self.fresh("g")
+            self.w(f"  {e} = tensor.empty() : {t}")
+            for line in self.generic_text(g, [a[0], c[0]], shape, body, e):
+                self.w("  " + line)
+            self.w(f"  scf.yield {g} : {t}")
+        self.w("}")
+        self.tags.add("if")
+        return True
+
     CLASSIC_OPS = [
         ("matmul", 4), ("batch_matmul", 2), ("elementwise", 4), ("relu", 2),
         ("reduce", 1), ("transpose", 2), ("collapse", 1), ("expand", 1),
@@ -645,6 +682,7 @@ class Gen:
         ("matmul", 3), ("batch_matmul", 1), ("elementwise", 3), ("relu", 2),
         ("reduce", 1), ("reduce_max", 1), ("transpose", 2), ("collapse", 1),
         ("expand", 1), ("softmax", 1), ("generic", 5), ("call", 1), ("loop", 1),
+        ("if", 1),
     ]
 
     # -- program ------------------------------------------------------------
@@ -722,9 +760,11 @@ class Gen:
         rng = self.rng
         defined = [v for v in self.values if not v[0].startswith("%a")]
         leaves = [v for v in defined if v[0] not in self.used] or [self.values[-1]]
-        params = [i for i in range(len(self.args)) if rng.random() < 0.7]
+        names = [a[0] for a in self.args]
+        allowed = [i for i in range(len(self.args)) if names[i] not in self.no_param]
+        params = [i for i in allowed if rng.random() < 0.7]
         if not params:
-            params = [rng.randrange(len(self.args))]
+            params = [rng.choice(allowed)]
         l = self.zero_init([])
         for v in leaves:
             rank = len(v[1])

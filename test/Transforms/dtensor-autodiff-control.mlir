@@ -1,6 +1,7 @@
 // dtensor-autodiff through calls and loops: a call gets its operands'
 // adjoints from the callee's vjp function @<callee>_vjp (built once per
-// callee), and scf.for is reversed with its iter_args stored per iteration.
+// callee), scf.for is reversed with its iter_args stored per iteration,
+// and scf.if by a reverse scf.if on the same condition.
 // The same functions are checked numerically by test/Autodiff/grad-check.test.
 // RUN: dtensor-opt %s --dtensor-autodiff | FileCheck %s
 // Idempotent, and the vjp functions are not loss functions.
@@ -269,3 +270,110 @@ func.func @dim_loop(%w: tensor<3xf32> {dtensor.param = "w"}) -> tensor<f32> {
 // CHECK: %[[N:.*]] = arith.constant 3 : index
 // CHECK-NEXT: tensor.empty() : tensor<3x3xf32>
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[N]] step
+
+// scf.if: a reverse scf.if on the same condition, each branch recomputing
+// its forward body and sweeping it back from the adjoints of what it
+// yields, and yielding the adjoint of every active value the branches read
+// (zeros where a branch does not read it). The two ifs take opposite
+// branches whatever x holds, so grad-check covers all four bodies.
+func.func @branches(%x: tensor<4x8xf32>,
+                    %w: tensor<4x8xf32> {dtensor.param = "w"},
+                    %b: tensor<4x8xf32> {dtensor.param = "b"}) -> tensor<f32> {
+  %c0 = arith.constant 0.0 : f32
+  %true = arith.constant true
+  %i0 = arith.constant 0 : index
+  %x0 = tensor.extract %x[%i0, %i0] : tensor<4x8xf32>
+  %c = arith.cmpf ogt, %x0, %c0 : f32
+  %nc = arith.xori %c, %true : i1
+  %h = scf.if %c -> tensor<4x8xf32> {
+    %m = arith.mulf %w, %x : tensor<4x8xf32>
+    %t = math.tanh %m : tensor<4x8xf32>
+    scf.yield %t : tensor<4x8xf32>
+  } else {
+    %a = arith.addf %w, %b : tensor<4x8xf32>
+    scf.yield %a : tensor<4x8xf32>
+  }
+  %h2 = scf.if %nc -> tensor<4x8xf32> {
+    %m = arith.mulf %h, %b : tensor<4x8xf32>
+    scf.yield %m : tensor<4x8xf32>
+  } else {
+    %e = math.exp %h : tensor<4x8xf32>
+    scf.yield %e : tensor<4x8xf32>
+  }
+  %es = tensor.empty() : tensor<f32>
+  %zs = linalg.fill ins(%c0 : f32) outs(%es : tensor<f32>) -> tensor<f32>
+  %l = linalg.reduce ins(%h2 : tensor<4x8xf32>) outs(%zs : tensor<f32>) dimensions = [0, 1]
+    (%in: f32, %acc: f32) {
+      %s = arith.mulf %in, %in : f32
+      %r = arith.addf %s, %acc : f32
+      linalg.yield %r : f32
+    }
+  return %l : tensor<f32>
+}
+// The second if is reversed first: its adjoints are those of h (read by
+// both branches) and b (read by the then branch only: zeros in the else).
+// CHECK-LABEL: func.func @branches_grad(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<4x8xf32>, %[[W:[^:]*]]: tensor<4x8xf32> {dtensor.param = "w"}, %[[B:[^:]*]]: tensor<4x8xf32> {dtensor.param = "b"})
+// CHECK: %[[C:.*]] = arith.cmpf ogt
+// CHECK: %[[NC:.*]] = arith.xori %[[C]]
+// CHECK: %[[H:.*]] = scf.if %[[C]] -> (tensor<4x8xf32>)
+// CHECK: %[[H2:.*]] = scf.if %[[NC]] -> (tensor<4x8xf32>)
+// CHECK: %[[R2:.*]]:2 = scf.if %[[NC]] -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+// CHECK:   %[[DH:.*]] = arith.mulf %{{.*}}, %[[B]]
+// CHECK:   %[[DB:.*]] = arith.mulf %{{.*}}, %[[H]]
+// CHECK:   scf.yield %[[DH]], %[[DB]]
+// CHECK: } else {
+// CHECK:   math.exp %[[H]]
+// CHECK:   %[[DHE:.*]] = arith.mulf
+// CHECK:   %[[ZB:.*]] = linalg.fill
+// CHECK:   scf.yield %[[DHE]], %[[ZB]]
+// CHECK: }
+// The first if: w and b read (x is not a parameter: no adjoint for it).
+// CHECK: %[[R1:.*]]:2 = scf.if %[[C]] -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+// CHECK:   math.tanh
+// CHECK:   scf.yield
+// CHECK: } else {
+// CHECK:   scf.yield %[[R2]]#0, %[[R2]]#0
+// CHECK: }
+// CHECK: %[[GB:.*]] = linalg.add ins(%[[R2]]#1, %[[R1]]#1
+// CHECK: return %{{.*}}, %[[R1]]#0, %[[GB]]
+
+// An scf.if inside a loop, on the induction variable: the loop reversal
+// recomputes the body, whose if is reversed like any other.
+func.func @loop_if(%x: tensor<4x8xf32>,
+                   %w: tensor<4x8xf32> {dtensor.param = "w"}) -> tensor<f32> {
+  %c0 = arith.constant 0.0 : f32
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %i3 = arith.constant 3 : index
+  %y = scf.for %i = %i0 to %i3 step %i1 iter_args(%acc = %x) -> tensor<4x8xf32> {
+    %first = arith.cmpi eq, %i, %i0 : index
+    %n = scf.if %first -> tensor<4x8xf32> {
+      %m = arith.mulf %acc, %w : tensor<4x8xf32>
+      scf.yield %m : tensor<4x8xf32>
+    } else {
+      %a = arith.addf %acc, %w : tensor<4x8xf32>
+      %t = math.tanh %a : tensor<4x8xf32>
+      scf.yield %t : tensor<4x8xf32>
+    }
+    scf.yield %n : tensor<4x8xf32>
+  }
+  %es = tensor.empty() : tensor<f32>
+  %zs = linalg.fill ins(%c0 : f32) outs(%es : tensor<f32>) -> tensor<f32>
+  %l = linalg.reduce ins(%y : tensor<4x8xf32>) outs(%zs : tensor<f32>) dimensions = [0, 1]
+    (%in: f32, %acc: f32) {
+      %s = arith.mulf %in, %in : f32
+      %r = arith.addf %s, %acc : f32
+      linalg.yield %r : f32
+    }
+  return %l : tensor<f32>
+}
+// CHECK-LABEL: func.func @loop_if_grad(
+// CHECK: scf.for
+// CHECK:   scf.if
+// CHECK: scf.for
+// CHECK:   %[[FIRST:.*]] = arith.cmpi eq
+// The recomputed forward if is dead (the reverse if recomputes its branch).
+// CHECK-NOT: scf.if %[[FIRST]] -> (tensor<4x8xf32>) {
+// CHECK:   scf.if %[[FIRST]] -> (tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK:     math.tanh

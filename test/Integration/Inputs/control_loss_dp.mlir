@@ -93,3 +93,40 @@ func.func @nested(%x: tensor<4x8xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)
     }
   return %l : tensor<f32>
 }
+
+// scf.if on a value of the sharded x (the condition needs x[0, 0] on every
+// rank), with w sharded on its columns.
+func.func @branches(%x: tensor<4x8xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>},
+                    %w: tensor<4x8xf32> {dtensor.param = "w", dtensor.spec = #dtensor.spec<@mesh, [S(1)]>},
+                    %b: tensor<4x8xf32> {dtensor.param = "b"}) -> tensor<f32> {
+  %c0 = arith.constant 0.0 : f32
+  %true = arith.constant true
+  %i0 = arith.constant 0 : index
+  %x0 = tensor.extract %x[%i0, %i0] : tensor<4x8xf32>
+  %c = arith.cmpf ogt, %x0, %c0 : f32
+  %nc = arith.xori %c, %true : i1
+  %h = scf.if %c -> tensor<4x8xf32> {
+    %m = arith.mulf %w, %x : tensor<4x8xf32>
+    %t = math.tanh %m : tensor<4x8xf32>
+    scf.yield %t : tensor<4x8xf32>
+  } else {
+    %a = arith.addf %w, %b : tensor<4x8xf32>
+    scf.yield %a : tensor<4x8xf32>
+  }
+  %h2 = scf.if %nc -> tensor<4x8xf32> {
+    %m = arith.mulf %h, %b : tensor<4x8xf32>
+    scf.yield %m : tensor<4x8xf32>
+  } else {
+    %e = math.exp %h : tensor<4x8xf32>
+    scf.yield %e : tensor<4x8xf32>
+  }
+  %es = tensor.empty() : tensor<f32>
+  %zs = linalg.fill ins(%c0 : f32) outs(%es : tensor<f32>) -> tensor<f32>
+  %l = linalg.reduce ins(%h2 : tensor<4x8xf32>) outs(%zs : tensor<f32>) dimensions = [0, 1]
+    (%in: f32, %acc: f32) {
+      %s = arith.mulf %in, %in : f32
+      %r = arith.addf %s, %acc : f32
+      linalg.yield %r : f32
+    }
+  return %l : tensor<f32>
+}

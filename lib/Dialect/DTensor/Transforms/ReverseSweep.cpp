@@ -61,6 +61,8 @@ LogicalResult ReverseSweep::reverse(Operation *op, OpBuilder &b) {
     return reverseCall(call, b, resultAdjoints);
   if (auto loop = dyn_cast<scf::ForOp>(op))
     return reverseFor(loop, b, resultAdjoints);
+  if (auto ifOp = dyn_cast<scf::IfOp>(op))
+    return reverseIf(ifOp, b, resultAdjoints);
   return reverseWithRule(op, b, resultAdjoints);
 }
 

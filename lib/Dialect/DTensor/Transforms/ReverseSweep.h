@@ -4,8 +4,8 @@
 // ops (a function body or a recomputed loop body). Ops are differentiated
 // through `GradientOpInterface`, calls (`CallOpInterface`) through the
 // callee's vector-Jacobian product function `@<callee>_vjp`, generated on
-// demand, and `scf.for` by loop reversal with the forward iter_args stored
-// per iteration.
+// demand, `scf.for` by loop reversal with the forward iter_args stored
+// per iteration, and `scf.if` by a reverse `scf.if` on the same condition.
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,6 +84,14 @@ private:
                             llvm::ArrayRef<Value> resultAdjoints);
   LogicalResult reverseFor(scf::ForOp loop, OpBuilder &b,
                            llvm::ArrayRef<Value> resultAdjoints);
+  LogicalResult reverseIf(scf::IfOp ifOp, OpBuilder &b,
+                          llvm::ArrayRef<Value> resultAdjoints);
+  /// One branch of the reverse of an `scf.if`: the copy of `forward` swept
+  /// back from `resultAdjoints`, yielding the adjoint of each `captured`.
+  LogicalResult buildReverseBranch(OpBuilder &rb, Location loc,
+                                   Region &forward,
+                                   llvm::ArrayRef<Value> resultAdjoints,
+                                   llvm::ArrayRef<Value> captured);
   /// The body of the reverse loop of `forward` (whose results end with the
   /// stacked iter_args of its `n` iterations) at iteration `j`.
   LogicalResult

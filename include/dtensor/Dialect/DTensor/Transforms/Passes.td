@@ -271,8 +271,8 @@ def DTensorAutodiff : Pass<"dtensor-autodiff", "::mlir::ModuleOp"> {
     an error naming the op and the operand, as is a rule that does not
     cover an instance (a body op without a derivative, a reduction that is
     neither a sum nor a max/min). Only a single-block body is
-    differentiated; `scf.if` and `scf.while` on the path from a parameter to
-    the loss are errors. If `@f_grad` already exists
+    differentiated; `scf.while` on the path from a parameter to the loss is
+    an error. If `@f_grad` already exists
     it is left unchanged (a hand-written gradient is kept, and the pass is
     idempotent). `functions=f,g` differentiates only those loss functions.
 
@@ -307,7 +307,11 @@ def DTensorAutodiff : Pass<"dtensor-autodiff", "::mlir::ModuleOp"> {
     iteration's iter_args in a stacked tensor, and a reverse loop recomputes
     each iteration's body from them, last iteration first, carrying the
     iter_args' adjoints backwards and summing the adjoints of the values
-    the body reads from above.
+    the body reads from above. `scf.if` is reversed by an `scf.if` on the
+    same condition whose branches recompute the forward branch, sweep it
+    back from the adjoints of what it yields, and yield the adjoint of each
+    active value the branches read from above (zeros where a branch does
+    not read it).
 
     ```mlir
     func.func @f(%x: tensor<8x4xf32>,
