@@ -2,11 +2,13 @@
 
 #include "dtensor/Dialect/DTensor/Transforms/Passes.h"
 
+#include "dtensor/Dialect/DTensor/Analysis/ExecutionCount.h"
 #include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
 #include "dtensor/Support/CostModel.h"
 #include "dtensor/Support/ShardingMath.h"
 #include "dtensor/Support/TextTable.h"
 #include "mlir/IR/AsmState.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -92,6 +94,34 @@ struct Collective {
   std::string value, from, to;
   /// The mesh axis' name, and the op (with its location) that needs it.
   std::string axisName, neededBy, location;
+  /// Runs per call of the function, and the loops and branches around it
+  /// (`x2 in scf.for (f.mlir:3:8)`).
+  int64_t executions = 1;
+  std::string runs;
+};
+
+/// Collectives, bytes per rank and cost of some executions.
+struct Tally {
+  int64_t count = 0;
+  llvm::SmallVector<int64_t> bytes;
+  double costUs = 0;
+
+  /// Adds `times` runs of `other`.
+  void add(const Tally &other, int64_t times) {
+    count += other.count * times;
+    if (bytes.size() < other.bytes.size())
+      bytes.resize(other.bytes.size(), 0);
+    for (auto [i, b] : llvm::enumerate(other.bytes))
+      bytes[i] += b * times;
+    costUs += other.costUs * static_cast<double>(times);
+  }
+};
+
+/// One call of a function with a plan.
+struct CallSite {
+  std::string callee, location, runs;
+  int64_t executions;
+  Tally perCall;
 };
 
 /// `file:line:col` of the first file location in `loc` (the file's base
@@ -122,9 +152,15 @@ Operation *neededByOp(const Redistribution &r) {
 struct FunctionReport {
   json::Object object;
   std::vector<Collective> collectives;
+  std::vector<CallSite> calls;
   llvm::SmallVector<std::array<std::string, 5>> rows;
-  llvm::SmallVector<int64_t> commBytes, peakBytes;
-  double commCostUs = 0;
+  llvm::SmallVector<int64_t> peakBytes;
+  /// Every execution per call of the function: loops times their trip
+  /// count, the dearest region of a branch, callees once per call.
+  Tally totals;
+  /// The plan's cost counting each collective once (the planner's
+  /// objective, comparable with PyTorch's plan).
+  double planCostUs = 0;
   std::optional<double> pytorchCostUs;
   /// Lines the text report ends with.
   llvm::SmallVector<std::string> notes;
@@ -153,14 +189,62 @@ double stepCost(const RedistributeStep &step, RankedTensorType type,
                         step.to);
 }
 
+/// `x<count>`, then the loops and branches of `scopes`, innermost first:
+/// `x2 in scf.for (f.mlir:3:8)`, `x1 in region 1 of scf.if (f.mlir:5:3)`.
+std::string runsString(llvm::ArrayRef<ExecutionScope> scopes) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "x" << getExecutionCount(scopes);
+  if (!scopes.empty())
+    os << " in ";
+  llvm::interleave(
+      scopes, os,
+      [&](const ExecutionScope &sc) {
+        if (sc.kind == ScopeKind::Branch)
+          os << "region " << sc.regionIndex << " of ";
+        os << sc.op->getName() << " (" << locationString(sc.op->getLoc());
+        if (sc.kind == ScopeKind::Loop && !sc.tripCount)
+          os << ", trip count unknown: counted " << kUnknownTripCount;
+        os << ")";
+      },
+      ", ");
+  return s;
+}
+
+/// The loops and branches of `scopes` as JSON, innermost first.
+json::Array scopesJson(llvm::ArrayRef<ExecutionScope> scopes) {
+  json::Array a;
+  for (const ExecutionScope &sc : scopes) {
+    json::Object o{{"op", sc.op->getName().getStringRef().str()},
+                   {"loc", locationString(sc.op->getLoc())},
+                   {"region", static_cast<int64_t>(sc.regionIndex)}};
+    if (sc.kind == ScopeKind::Loop)
+      o["trip_count"] = sc.tripCount ? json::Value(*sc.tripCount) : nullptr;
+    a.push_back(std::move(o));
+  }
+  return a;
+}
+
+json::Object tallyJson(const Tally &t) {
+  return json::Object{{"num_collectives", t.count},
+                      {"comm_bytes", toJson(t.bytes)},
+                      {"comm_cost_us", jsonNumber(t.costUs)}};
+}
+
+/// Totals of the functions reported so far (callees come first).
+using CalleeTotals = llvm::DenseMap<Operation *, Tally>;
+
 /// Builds the report of one function from its plan, section by section.
 class ReportBuilder {
 public:
-  ReportBuilder(FunctionOpInterface func, const FunctionPlan &plan)
-      : func(func), plan(plan), mesh(plan.getMeshShape()),
+  ReportBuilder(FunctionOpInterface func, const FunctionPlan &plan,
+                const CalleeTotals &callees)
+      : func(func), plan(plan), callees(callees), mesh(plan.getMeshShape()),
         numRanks(plan.getNumRanks()), asmState(func) {}
 
-  FunctionReport build(bool comparePytorch);
+  /// The report; `pytorchCostUs`, if given, is the every-execution cost of
+  /// the strategy=pytorch plan.
+  FunctionReport build(std::optional<double> pytorchCostUs);
 
 private:
   std::string valueName(Value v) {
@@ -191,9 +275,19 @@ private:
   /// Adds the collectives of `steps` redistributing `r` to the report.
   void addSteps(const Redistribution &r, llvm::ArrayRef<RedistributeStep> steps,
                 json::Array &collectives);
+  /// The `calls` section: calls of functions with a plan, each counting
+  /// the callee's totals once per run.
+  void addCalls();
+  /// Every execution of the collectives in `region` (or `op`'s regions):
+  /// loops times their counted trip count, the dearest region of a branch.
+  Tally tallyRegion(Region &region);
+  Tally tallyOp(Operation &op);
 
   FunctionOpInterface func;
   const FunctionPlan &plan;
+  const CalleeTotals &callees;
+  /// The collectives (and calls) directly in each block, one run each.
+  llvm::DenseMap<Block *, Tally> direct;
   llvm::ArrayRef<int64_t> mesh;
   int64_t numRanks;
   AsmState asmState;
@@ -313,6 +407,15 @@ void ReportBuilder::addSteps(const Redistribution &r,
                              llvm::ArrayRef<RedistributeStep> steps,
                              json::Array &collectives) {
   const FakeTensor *t = plan.lookup(r.value);
+  // Materialised right after the value's definition (or at its block's
+  // start), or where the explicit op is.
+  Block *block = r.op ? RedistributeOp(r.op)->getBlock()
+                       : Value(r.value).getParentBlock();
+  llvm::SmallVector<ExecutionScope> scopes =
+      getExecutionScopes(block, func.getOperation());
+  Tally &here = direct[block];
+  here.bytes.resize(numRanks, 0);
+  here.costUs += plan.getCost(r);
   for (const RedistributeStep &step : steps) {
     if (!isCollective(step.kind))
       continue;
@@ -326,9 +429,12 @@ void ReportBuilder::addSteps(const Redistribution &r,
                  placementsToString(placementsAfter(step)),
                  axisName(step.axis),
                  user ? user->getName().getStringRef().str() : "",
-                 user ? locationString(user->getLoc()) : ""};
+                 user ? locationString(user->getLoc()) : "",
+                 getExecutionCount(scopes),
+                 runsString(scopes)};
+    ++here.count;
     for (int64_t i = 0; i < numRanks; ++i)
-      rep.commBytes[i] += c.bytes[i];
+      here.bytes[i] += c.bytes[i];
     collectives.push_back(
         json::Object{{"kind", stringifyStepKind(c.kind).str()},
                      {"mesh_axes", json::Array{c.axis}},
@@ -340,13 +446,14 @@ void ReportBuilder::addSteps(const Redistribution &r,
                      {"to", c.to},
                      {"mesh_axis_names", json::Array{c.axisName}},
                      {"needed_by",
-                      json::Object{{"op", c.neededBy}, {"loc", c.location}}}});
+                      json::Object{{"op", c.neededBy}, {"loc", c.location}}},
+                     {"executions", c.executions},
+                     {"in", scopesJson(scopes)}});
     rep.collectives.push_back(std::move(c));
   }
 }
 
 void ReportBuilder::addCollectives() {
-  rep.commBytes.assign(numRanks, 0);
   json::Array collectives;
   json::Array redistributions;
   for (const Redistribution &r : plan.getRedistributions()) {
@@ -375,18 +482,20 @@ void ReportBuilder::addCollectives() {
   rep.object["redistributions"] = std::move(redistributions);
 }
 
-FunctionReport ReportBuilder::build(bool comparePytorch) {
+FunctionReport ReportBuilder::build(std::optional<double> pytorchCostUs) {
   rep.object["name"] = func.getName().str();
   rep.object["mesh"] = meshJson();
   addValues();
   rep.object["returns"] = returnsJson();
   addCollectives();
-  rep.commCostUs = plan.computeCommCost();
-  rep.object["totals"] = json::Object{
-      {"comm_bytes", toJson(rep.commBytes)},
-      {"peak_bytes", toJson(rep.peakBytes)},
-      {"comm_cost_us", jsonNumber(rep.commCostUs)},
-      {"num_collectives", static_cast<int64_t>(rep.collectives.size())}};
+  addCalls();
+  rep.totals = tallyRegion(func.getFunctionBody());
+  rep.totals.bytes.resize(numRanks, 0);
+  rep.planCostUs = plan.computeCommCost();
+  json::Object totals = tallyJson(rep.totals);
+  totals["peak_bytes"] = toJson(rep.peakBytes);
+  totals["plan_comm_cost_us"] = jsonNumber(rep.planCostUs);
+  rep.object["totals"] = std::move(totals);
   if (const PlannerStats &stats = plan.plannerStats; stats.exactRequested)
     rep.object["planner"] = json::Object{
         {"exact", stats.exact},
@@ -407,17 +516,70 @@ FunctionReport ReportBuilder::build(bool comparePytorch) {
     }
     rep.object["pytorch_refuses"] = std::move(refusals);
   }
-  if (comparePytorch) {
-    rep.pytorchCostUs = plan.getPytorchCommCost();
+  if (pytorchCostUs) {
+    rep.pytorchCostUs = pytorchCostUs;
     rep.object["totals"].getAsObject()->insert(
         {"pytorch_comm_cost_us", jsonNumber(*rep.pytorchCostUs)});
   }
   return std::move(rep);
 }
 
+void ReportBuilder::addCalls() {
+  json::Array calls;
+  func.getFunctionBody().walk([&](CallOpInterface call) {
+    auto it = callees.find(call.resolveCallable());
+    if (it == callees.end())
+      return;
+    llvm::SmallVector<ExecutionScope> scopes =
+        getExecutionScopes(call->getBlock(), func.getOperation());
+    Tally &here = direct[call->getBlock()];
+    here.add(it->second, 1);
+    CallSite site{cast<FunctionOpInterface>(it->first).getName().str(),
+                  locationString(call->getLoc()), runsString(scopes),
+                  getExecutionCount(scopes), it->second};
+    json::Object entry = tallyJson(site.perCall);
+    entry["callee"] = site.callee;
+    entry["loc"] = site.location;
+    entry["executions"] = site.executions;
+    entry["in"] = scopesJson(scopes);
+    calls.push_back(std::move(entry));
+    rep.calls.push_back(std::move(site));
+  });
+  rep.object["calls"] = std::move(calls);
+}
+
+Tally ReportBuilder::tallyOp(Operation &op) {
+  ScopeKind kind = getScopeKind(&op);
+  Tally total;
+  for (Region &region : op.getRegions()) {
+    Tally t = tallyRegion(region);
+    if (kind != ScopeKind::Branch)
+      total.add(t, 1);
+    else if (t.costUs > total.costUs ||
+             (t.costUs == total.costUs && t.count > total.count))
+      total = std::move(t);
+  }
+  Tally counted;
+  counted.add(total, kind == ScopeKind::Loop ? getCountedTripCount(&op) : 1);
+  return counted;
+}
+
+Tally ReportBuilder::tallyRegion(Region &region) {
+  Tally total;
+  for (Block &block : region) {
+    if (auto it = direct.find(&block); it != direct.end())
+      total.add(it->second, 1);
+    for (Operation &op : block)
+      if (op.getNumRegions() != 0)
+        total.add(tallyOp(op), 1);
+  }
+  return total;
+}
+
 FunctionReport buildReport(FunctionOpInterface func, const FunctionPlan &plan,
-                           bool comparePytorch) {
-  return ReportBuilder(func, plan).build(comparePytorch);
+                           std::optional<double> pytorchCostUs,
+                           const CalleeTotals &callees) {
+  return ReportBuilder(func, plan, callees).build(pytorchCostUs);
 }
 
 /// How strategy=exact planned the function.
@@ -456,26 +618,42 @@ void printText(llvm::raw_ostream &os, FunctionOpInterface func,
     os << "collectives: none\n";
   } else {
     TextTable collectives({"kind", "axis", "value", "placements",
-                           "bytes/rank", "cost_us", "for"});
+                           "bytes/rank", "cost_us", "for", "runs"});
     for (const Collective &c : rep.collectives)
       collectives.addRow(
           {stringifyStepKind(c.kind).str(), c.axisName, c.value,
            c.from + " -> " + c.to, joinIntegers(c.bytes),
            llvm::formatv("{0:F1}", c.costUs).str(),
            c.location.empty() ? c.neededBy
-                              : c.neededBy + " (" + c.location + ")"});
+                              : c.neededBy + " (" + c.location + ")",
+           c.runs});
     os << "collectives:\n";
     collectives.print(os);
   }
-  os << "\ntotals: collectives=" << rep.collectives.size()
-     << " comm_cost_us=" << llvm::formatv("{0:F1}", rep.commCostUs);
+  if (!rep.calls.empty()) {
+    TextTable calls({"callee", "at", "collectives/call", "bytes/rank/call",
+                     "cost_us/call", "runs"});
+    for (const CallSite &c : rep.calls)
+      calls.addRow({"@" + c.callee, c.location,
+                    std::to_string(c.perCall.count),
+                    joinIntegers(c.perCall.bytes),
+                    llvm::formatv("{0:F1}", c.perCall.costUs).str(), c.runs});
+    os << "\ncalls:\n";
+    calls.print(os);
+  }
+  os << "\ntotals: collectives=" << rep.totals.count
+     << " comm_cost_us=" << llvm::formatv("{0:F1}", rep.totals.costUs);
   if (rep.pytorchCostUs)
     os << " pytorch_comm_cost_us="
        << llvm::formatv("{0:F1}", *rep.pytorchCostUs);
-  os << " comm_bytes/rank=[" << joinIntegers(rep.commBytes)
+  os << " comm_bytes/rank=[" << joinIntegers(rep.totals.bytes)
      << "] peak_bytes/rank=[" << joinIntegers(rep.peakBytes) << "]\n";
+  // Loops or calls: the planner's objective counts each collective once.
+  if (std::abs(rep.planCostUs - rep.totals.costUs) > 1e-9)
+    os << "plan: comm_cost_us=" << llvm::formatv("{0:F1}", rep.planCostUs)
+       << " counting each collective once\n";
   if (const PlannerStats &stats = plan.plannerStats; stats.exactRequested)
-    printPlanner(os, stats, rep.commCostUs);
+    printPlanner(os, stats, rep.planCostUs);
   for (const std::string &note : rep.notes)
     os << "note: " << note << "\n";
   os << "\n";
@@ -484,6 +662,26 @@ void printText(llvm::raw_ostream &os, FunctionOpInterface func,
 struct FakeReportPass
     : public dtensor::impl::DTensorFakeReportBase<FakeReportPass> {
   using Base::Base;
+
+  /// The every-execution cost of the strategy=pytorch plan of each function.
+  llvm::DenseMap<Operation *, double> pytorchTotals() {
+    ScopedDiagnosticHandler quiet(&getContext(),
+                                  [](Diagnostic &) { return success(); });
+    FakeTensorAnalysis pytorch(
+        getOperation(),
+        makeFakeTensorOptions(unknownOps, StrategyMode::PyTorch));
+    llvm::DenseMap<Operation *, double> costs;
+    CalleeTotals totals;
+    if (!pytorch.succeeded())
+      return costs;
+    for (FunctionOpInterface func : pytorch.getFunctions()) {
+      FunctionReport rep = buildReport(func, *pytorch.getPlan(func),
+                                       std::nullopt, totals);
+      totals[func.getOperation()] = rep.totals;
+      costs[func.getOperation()] = rep.totals.costUs;
+    }
+    return costs;
+  }
 
   void runOnOperation() override {
     if (format != "json" && format != "text") {
@@ -505,10 +703,18 @@ struct FakeReportPass
       return signalPassFailure();
     }
     llvm::raw_ostream &os = file->os();
+    llvm::DenseMap<Operation *, double> pytorchCosts;
+    if (comparePytorch)
+      pytorchCosts = pytorchTotals();
     json::Array functions;
+    CalleeTotals totals;
     for (FunctionOpInterface func : analysis.getFunctions()) {
       const FunctionPlan &plan = *analysis.getPlan(func);
-      FunctionReport rep = buildReport(func, plan, comparePytorch);
+      std::optional<double> pytorchCost;
+      if (comparePytorch)
+        pytorchCost = pytorchCosts.lookup(func.getOperation());
+      FunctionReport rep = buildReport(func, plan, pytorchCost, totals);
+      totals[func.getOperation()] = rep.totals;
       if (format == "text")
         printText(os, func, plan, rep);
       else

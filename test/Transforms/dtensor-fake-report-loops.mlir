@@ -1,0 +1,44 @@
+// The report counts every execution: a collective in a loop times the trip
+// count (the row names the loop), a callee's collectives once per call, the
+// dearest region of a branch. The counts and bytes match what a real run on
+// 2 ranks does (its trace).
+// REQUIRES: mpi
+// RUN: dtensor-opt %S/Inputs/report-control-flow.mlir --dtensor-fake-report="format=json output=%t.json" -o /dev/null
+// RUN: dtensor-opt %S/Inputs/report-control-flow.mlir --dtensor-fake-report="format=text" -o /dev/null | FileCheck %s
+// RUN: %jsonq %t.json \
+// RUN:   '[c["executions"] for c in fn("loop")["collectives"]] == [2, 1]' \
+// RUN:   'fn("loop")["collectives"][0]["in"] == [{"op": "scf.for", "loc": "report-control-flow.mlir:10:8", "region": 0, "trip_count": 2}]' \
+// RUN:   'fn("loop")["totals"]["num_collectives"] == 3 and fn("loop")["totals"]["comm_bytes"] == [24576, 24576]' \
+// RUN:   'abs(fn("loop")["totals"]["comm_cost_us"] - (2 * 7.2 + 7.9)) < 0.1' \
+// RUN:   '[(c["callee"], c["executions"], c["num_collectives"]) for c in fn("caller")["calls"]] == [("callee", 3, 1)]' \
+// RUN:   'fn("caller")["totals"]["num_collectives"] == 4 and fn("caller")["totals"]["comm_bytes"] == [2048, 2048]' \
+// RUN:   'fn("branch")["totals"]["num_collectives"] == 1'
+// RUN: dtensor-run %S/Inputs/report-control-flow.mlir --np 2 --entry loop --trace %t.loop.trace --check | FileCheck %s --check-prefix=PASS
+// RUN: %python %dtensor_src_root/test/Inputs/report_vs_trace.py %t.json loop %t.loop.trace | FileCheck %s --check-prefix=MATCH
+// The trace names the mesh axes of every collective (next to the mask).
+// RUN: %jsonq %t.loop.trace \
+// RUN:   'len([e for e in r["traceEvents"] if e.get("cat") == "comm"]) == 6' \
+// RUN:   'all(e["args"]["axis_names"] == ["tp"] and e["args"]["axes"] == 1 for e in r["traceEvents"] if e.get("cat") == "comm")'
+// RUN: dtensor-run %S/Inputs/report-control-flow.mlir --np 2 --entry caller --trace %t.caller.trace --check | FileCheck %s --check-prefix=PASS
+// RUN: %python %dtensor_src_root/test/Inputs/report_vs_trace.py %t.json caller %t.caller.trace | FileCheck %s --check-prefix=MATCH
+// RUN: dtensor-run %S/Inputs/report-control-flow.mlir --np 2 --entry branch --trace %t.branch.trace --check | FileCheck %s --check-prefix=PASS
+// RUN: %python %dtensor_src_root/test/Inputs/report_vs_trace.py %t.json branch %t.branch.trace | FileCheck %s --check-prefix=MATCH
+
+// CHECK-LABEL: function @loop
+// CHECK: reduce_scatter  tp {{.*}} linalg.matmul (report-control-flow.mlir:13:10)  x2 in scf.for (report-control-flow.mlir:10:8)
+// CHECK-NEXT: all_reduce  tp {{.*}} func.return (report-control-flow.mlir:16:3)     x1
+// CHECK: totals: collectives=3 comm_cost_us=22.4 comm_bytes/rank=[24576 24576]
+// CHECK-NEXT: plan: comm_cost_us=15.1 counting each collective once
+// CHECK-LABEL: function @caller
+// CHECK: calls:
+// CHECK-NEXT: callee   at {{.*}} runs
+// CHECK-NEXT: @callee  report-control-flow.mlir:30:10  1  512 512  7.2  x3 in scf.for (report-control-flow.mlir:29:8)
+// CHECK: totals: collectives=4
+// CHECK-LABEL: function @branch
+// CHECK: all_gather {{.*}} x1 in region 0 of scf.if (report-control-flow.mlir:40:8)
+// CHECK: totals: collectives=1
+
+// PASS-NOT: FAIL
+// PASS: check: PASS
+// MATCH: rank 0: run {{[0-9]+}} collectives {{[0-9]+}} bytes, report {{.*}}: MATCH
+// MATCH-NEXT: rank 1: {{.*}}: MATCH
