@@ -9,6 +9,7 @@
 #include "dtensor/Support/TextTable.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -98,6 +99,8 @@ struct Collective {
   /// (`x2 in scf.for (f.mlir:3:8)`).
   int64_t executions = 1;
   std::string runs;
+  /// No loop or branch around it.
+  bool straightLine = true;
 };
 
 /// Collectives, bytes per rank and cost of some executions.
@@ -275,6 +278,11 @@ private:
   /// Adds the collectives of `steps` redistributing `r` to the report.
   void addSteps(const Redistribution &r, llvm::ArrayRef<RedistributeStep> steps,
                 json::Array &collectives);
+  /// Why redistribution `r` is there (the `why` of its collectives): the op
+  /// and operand that read it, the placements it goes from and to, and for
+  /// an op with a sharding rule the strategy the plan chose, its cost and
+  /// the runner-up's (`FunctionPlan::getStrategyChoice`).
+  json::Object whyJson(const Redistribution &r);
   /// The `calls` section: calls of functions with a plan, each counting
   /// the callee's totals once per run.
   void addCalls();
@@ -403,6 +411,69 @@ json::Array ReportBuilder::returnsJson() {
   return returns;
 }
 
+/// A strategy as JSON: the placements it reads each operand in and gives
+/// each result (null for a non-tensor), and its cost for the choice rule.
+json::Object candidateJson(const ScoredCandidate &c) {
+  auto list = [](llvm::ArrayRef<Placements> all) {
+    json::Array a;
+    for (const Placements &ps : all)
+      a.push_back(ps.empty() ? json::Value(nullptr)
+                             : json::Value(placementsToString(ps)));
+    return a;
+  };
+  return json::Object{{"operands", list(c.candidate.operands)},
+                      {"results", list(c.candidate.results)},
+                      {"cost_us", jsonNumber(c.costUs)}};
+}
+
+json::Object ReportBuilder::whyJson(const Redistribution &r) {
+  const FakeTensor *t = plan.lookup(r.value);
+  Operation *user = neededByOp(r);
+  json::Object why{{"from", placementsToString(t->placements)},
+                   {"to", placementsToString(r.target)},
+                   {"op", user ? user->getName().getStringRef().str() : ""},
+                   {"loc", user ? locationString(user->getLoc()) : ""}};
+  if (r.op) {
+    why["reason"] = "explicit";
+    return why;
+  }
+  if (!user)
+    return why;
+  why["operand"] = static_cast<int64_t>(r.users.front()->getOperandNumber());
+  if (user->hasTrait<OpTrait::ReturnLike>() &&
+      isa<FunctionOpInterface>(user->getParentOp())) {
+    why["reason"] = "result_spec";
+    return why;
+  }
+  // A value entering or leaving a loop or branch: the placements its
+  // region arguments or results settled on.
+  if (user->hasTrait<OpTrait::ReturnLike>() ||
+      isa<RegionBranchOpInterface>(user)) {
+    why["reason"] = "region_boundary";
+    return why;
+  }
+  if (isa<CallOpInterface>(user)) {
+    why["reason"] = "call_argument";
+    return why;
+  }
+  why["reason"] = "operand";
+  FailureOr<StrategyChoice> choice = plan.getStrategyChoice(user);
+  if (failed(choice)) {
+    why["strategy"] = nullptr;
+    return why;
+  }
+  const ScoredCandidate &chosen = choice->candidates[choice->chosen];
+  json::Object strategy{
+      {"chosen", candidateJson(chosen)},
+      {"runner_up", choice->runnerUp < 0
+                        ? json::Value(nullptr)
+                        : json::Value(candidateJson(
+                              choice->candidates[choice->runnerUp]))},
+      {"num_candidates", static_cast<int64_t>(choice->candidates.size())}};
+  why["strategy"] = std::move(strategy);
+  return why;
+}
+
 void ReportBuilder::addSteps(const Redistribution &r,
                              llvm::ArrayRef<RedistributeStep> steps,
                              json::Array &collectives) {
@@ -416,6 +487,7 @@ void ReportBuilder::addSteps(const Redistribution &r,
   Tally &here = direct[block];
   here.bytes.resize(numRanks, 0);
   here.costUs += plan.getCost(r);
+  json::Object why = whyJson(r);
   for (const RedistributeStep &step : steps) {
     if (!isCollective(step.kind))
       continue;
@@ -431,7 +503,8 @@ void ReportBuilder::addSteps(const Redistribution &r,
                  user ? user->getName().getStringRef().str() : "",
                  user ? locationString(user->getLoc()) : "",
                  getExecutionCount(scopes),
-                 runsString(scopes)};
+                 runsString(scopes),
+                 scopes.empty()};
     ++here.count;
     for (int64_t i = 0; i < numRanks; ++i)
       here.bytes[i] += c.bytes[i];
@@ -448,7 +521,9 @@ void ReportBuilder::addSteps(const Redistribution &r,
                      {"needed_by",
                       json::Object{{"op", c.neededBy}, {"loc", c.location}}},
                      {"executions", c.executions},
-                     {"in", scopesJson(scopes)}});
+                     {"runs", c.runs},
+                     {"in", scopesJson(scopes)},
+                     {"why", json::Object(why)}});
     rep.collectives.push_back(std::move(c));
   }
 }
@@ -617,16 +692,26 @@ void printText(llvm::raw_ostream &os, FunctionOpInterface func,
   if (rep.collectives.empty()) {
     os << "collectives: none\n";
   } else {
-    TextTable collectives({"kind", "axis", "value", "placements",
-                           "bytes/rank", "cost_us", "for", "runs"});
-    for (const Collective &c : rep.collectives)
-      collectives.addRow(
-          {stringifyStepKind(c.kind).str(), c.axisName, c.value,
-           c.from + " -> " + c.to, joinIntegers(c.bytes),
-           llvm::formatv("{0:F1}", c.costUs).str(),
-           c.location.empty() ? c.neededBy
-                              : c.neededBy + " (" + c.location + ")",
-           c.runs});
+    // The `runs` column only where some collective is inside a loop or a
+    // branch (straight-line code runs each once).
+    bool showRuns = llvm::any_of(
+        rep.collectives, [](const Collective &c) { return !c.straightLine; });
+    llvm::SmallVector<std::string, 8> header = {
+        "kind", "axis", "value", "placements", "bytes/rank", "cost_us", "for"};
+    if (showRuns)
+      header.push_back("runs");
+    TextTable collectives(header);
+    for (const Collective &c : rep.collectives) {
+      llvm::SmallVector<std::string, 8> row = {
+          stringifyStepKind(c.kind).str(), c.axisName, c.value,
+          c.from + " -> " + c.to, joinIntegers(c.bytes),
+          llvm::formatv("{0:F1}", c.costUs).str(),
+          c.location.empty() ? c.neededBy
+                             : c.neededBy + " (" + c.location + ")"};
+      if (showRuns)
+        row.push_back(c.runs);
+      collectives.addRow(row);
+    }
     os << "collectives:\n";
     collectives.print(os);
   }
