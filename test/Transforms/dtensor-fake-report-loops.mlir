@@ -23,6 +23,24 @@
 // RUN: %python %dtensor_src_root/test/Inputs/report_vs_trace.py %t.json caller %t.caller.trace | FileCheck %s --check-prefix=MATCH
 // RUN: dtensor-run %S/Inputs/report-control-flow.mlir --np 2 --entry branch --trace %t.branch.trace --check | FileCheck %s --check-prefix=PASS
 // RUN: %python %dtensor_src_root/test/Inputs/report_vs_trace.py %t.json branch %t.branch.trace | FileCheck %s --check-prefix=MATCH
+// Nested loops: 2 x 3 runs of the inner collective, both loops named.
+// RUN: %jsonq %t.json \
+// RUN:   '[c["executions"] for c in fn("nested")["collectives"]] == [6, 1]' \
+// RUN:   '[(s["loc"], s["trip_count"]) for s in fn("nested")["collectives"][0]["in"]] == [("report-control-flow.mlir:60:10", 3), ("report-control-flow.mlir:59:8", 2)]' \
+// RUN:   'fn("nested")["totals"]["num_collectives"] == 7 and fn("nested")["totals"]["comm_bytes"] == [57344, 57344]'
+// RUN: dtensor-run %S/Inputs/report-control-flow.mlir --np 2 --entry nested --trace %t.nested.trace --check | FileCheck %s --check-prefix=PASS
+// RUN: %python %dtensor_src_root/test/Inputs/report_vs_trace.py %t.json nested %t.nested.trace | FileCheck %s --check-prefix=MATCH
+// RUN: %jsonq %t.nested.trace 'len([e for e in r["traceEvents"] if e.get("cat") == "comm" and e["pid"] == 0]) == 7'
+// A loop whose trip count is not static counts once (the documented
+// default) and says so; the static loop around it still multiplies.
+// RUN: dtensor-opt %S/Inputs/report-dynamic-loop.mlir --dtensor-fake-report="format=json output=%t.dyn.json" -o /dev/null
+// RUN: dtensor-opt %S/Inputs/report-dynamic-loop.mlir --dtensor-fake-report="format=text" -o /dev/null | FileCheck %s --check-prefix=DYN
+// RUN: %jsonq %t.dyn.json \
+// RUN:   '[c["executions"] for c in f["collectives"]] == [4, 1]' \
+// RUN:   '[s["trip_count"] for s in f["collectives"][0]["in"]] == [None, 4]' \
+// RUN:   'f["totals"]["num_collectives"] == 5 and f["totals"]["comm_bytes"] == [40960, 40960]'
+// DYN: reduce_scatter  tp {{.*}} linalg.matmul (report-dynamic-loop.mlir:15:12)  x4 in scf.for (report-dynamic-loop.mlir:12:10, trip count unknown: counted 1), scf.for (report-dynamic-loop.mlir:11:8)
+// DYN: totals: collectives=5
 
 // CHECK-LABEL: function @loop
 // CHECK: reduce_scatter  tp {{.*}} linalg.matmul (report-control-flow.mlir:13:10)  x2 in scf.for (report-control-flow.mlir:10:8)
@@ -37,6 +55,9 @@
 // CHECK-LABEL: function @branch
 // CHECK: all_gather {{.*}} x1 in region 0 of scf.if (report-control-flow.mlir:40:8)
 // CHECK: totals: collectives=1
+// CHECK-LABEL: function @nested
+// CHECK: reduce_scatter  tp {{.*}} linalg.matmul (report-control-flow.mlir:63:12)  x6 in scf.for (report-control-flow.mlir:60:10), scf.for (report-control-flow.mlir:59:8)
+// CHECK: totals: collectives=7 comm_cost_us=51.3 comm_bytes/rank=[57344 57344]
 
 // PASS-NOT: FAIL
 // PASS: check: PASS
