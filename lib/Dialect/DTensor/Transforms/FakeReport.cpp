@@ -744,6 +744,20 @@ void printText(llvm::raw_ostream &os, FunctionOpInterface func,
   os << "\n";
 }
 
+/// Whether a collective of `module` may run other than once per call (an op
+/// in a loop or a branch, or a call), so that a plan's every-execution cost
+/// differs from its cost counting each redistribution once.
+bool hasLoopsBranchesOrCalls(ModuleOp module) {
+  return module
+      .walk([](Operation *op) {
+        return isa<CallOpInterface>(op) ||
+                       getScopeKind(op) != ScopeKind::Plain
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 struct FakeReportPass
     : public dtensor::impl::DTensorFakeReportBase<FakeReportPass> {
   using Base::Base;
@@ -788,8 +802,12 @@ struct FakeReportPass
       return signalPassFailure();
     }
     llvm::raw_ostream &os = file->os();
+    // The PyTorch plan's every-execution cost needs a report of its own only
+    // where executions are counted; otherwise it is the plan's cost.
+    bool reportPytorch =
+        comparePytorch && hasLoopsBranchesOrCalls(getOperation());
     llvm::DenseMap<Operation *, double> pytorchCosts;
-    if (comparePytorch)
+    if (reportPytorch)
       pytorchCosts = pytorchTotals();
     json::Array functions;
     CalleeTotals totals;
@@ -797,7 +815,8 @@ struct FakeReportPass
       const FunctionPlan &plan = *analysis.getPlan(func);
       std::optional<double> pytorchCost;
       if (comparePytorch)
-        pytorchCost = pytorchCosts.lookup(func.getOperation());
+        pytorchCost = reportPytorch ? pytorchCosts.lookup(func.getOperation())
+                                    : plan.getPytorchCommCost();
       FunctionReport rep = buildReport(func, plan, pytorchCost, totals);
       totals[func.getOperation()] = rep.totals;
       if (format == "text")
