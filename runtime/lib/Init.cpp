@@ -124,6 +124,7 @@ int32_t dtrt_finalize(void) {
   int64_t pending = 0;
   int32_t status = completeAllRequests(pending);
   rt.initialised = false;
+  rt.axisNames.clear();
   clearTrace();
   DTRT_RETURN_IF_ERROR(status);
   DTRT_RETURN_IF_ERROR(rt.groups.release());
@@ -137,6 +138,25 @@ int32_t dtrt_finalize(void) {
                 "dtrt_finalize: " + std::to_string(pending) +
                     (pending == 1 ? " request was" : " requests were") +
                     " never waited on");
+  return DTRT_OK;
+}
+
+int32_t dtrt_set_axis_names(int32_t count, const char *const *names) {
+  DTRT_RETURN_IF_ERROR(requireInit("dtrt_set_axis_names"));
+  Runtime &rt = runtime();
+  if (count != static_cast<int32_t>(rt.shape.size()) || (count && !names))
+    return fail(DTRT_ERR_INVALID_ARGUMENT,
+                "dtrt_set_axis_names: " + std::to_string(count) +
+                    " names for mesh " + formatShape(rt.shape));
+  std::vector<std::string> copied;
+  for (int32_t i = 0; i < count; ++i) {
+    if (!names[i])
+      return fail(DTRT_ERR_INVALID_ARGUMENT,
+                  "dtrt_set_axis_names: name " + std::to_string(i) +
+                      " is null");
+    copied.emplace_back(names[i]);
+  }
+  rt.axisNames = std::move(copied);
   return DTRT_OK;
 }
 

@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace dtrt {
@@ -26,6 +27,9 @@ struct Runtime {
   /// The mesh axis sizes, and this rank's row-major coordinates on them.
   std::vector<int64_t> shape;
   std::vector<int64_t> coords;
+  /// The mesh axis names for the trace (`dtrt_set_axis_names`); empty
+  /// until set.
+  std::vector<std::string> axisNames;
   /// The axis-group communicators.
   CommGroups groups;
   /// MPI_Wtime() right after the barrier of dtrt_init; trace time zero.

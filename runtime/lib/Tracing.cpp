@@ -73,6 +73,23 @@ void appendEscaped(std::string &out, const std::string &text) {
   }
 }
 
+/// The names of the axes in `mask`, in axis order, as a JSON array.
+std::string axisNamesJson(uint64_t mask) {
+  const std::vector<std::string> &names = runtime().axisNames;
+  std::string out = "[";
+  for (unsigned axis = 0; axis < 64; ++axis) {
+    if (!(mask & (uint64_t(1) << axis)))
+      continue;
+    if (out.size() > 1)
+      out += ",";
+    out += "\"";
+    appendEscaped(out, axis < names.size() ? names[axis]
+                                           : std::to_string(axis));
+    out += "\"";
+  }
+  return out + "]";
+}
+
 /// Returns this rank's events as JSON, each preceded by ",\n".
 std::string serializeSpans(int32_t rank) {
   std::string out;
@@ -102,11 +119,12 @@ std::string serializeSpans(int32_t rank) {
     if (span.bytes >= 0) {
       std::snprintf(buffer, sizeof(buffer),
                     ",\"args\":{\"bytes\":%lld,\"axes\":%llu,"
-                    "\"blocked_us\":%.3f}",
+                    "\"blocked_us\":%.3f,\"axis_names\":",
                     static_cast<long long>(span.bytes),
                     static_cast<unsigned long long>(span.axesMask),
                     span.blockedUs);
       out += buffer;
+      out += axisNamesJson(span.axesMask) + "}";
     }
     out += "}";
   }

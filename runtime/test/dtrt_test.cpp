@@ -628,6 +628,10 @@ int runErrors() {
   report(dtrt_broadcast(wide, dtrt_group_rank(1) == 1 ? 16 : 4, DTRT_F32, 1,
                         1),
          "broadcast with mismatched counts");
+  const char *threeNames[] = {"a", "b", "c"};
+  report(dtrt_set_axis_names(3, threeNames), "set_axis_names 3 names");
+  const char *nullName[] = {"a", nullptr};
+  report(dtrt_set_axis_names(2, nullName), "set_axis_names null name");
   report(dtrt_trace_write("/nonexistent-dir/trace.json"),
          "trace_write to a missing directory");
   // A request left pending is completed, and reported, by dtrt_finalize.
@@ -667,6 +671,9 @@ double compute(int64_t n) {
 int runTrace(const char *path) {
   int64_t shape[] = {2, 2};
   check(dtrt_init(2, shape), "dtrt_init");
+  // Collectives name their axes in the trace.
+  const char *names[] = {"dp", "tp"};
+  check(dtrt_set_axis_names(2, names), "dtrt_set_axis_names");
   std::vector<float> grads(1 << 16, 1.0f), out(1 << 16);
   volatile double sink = 0;
   for (int step = 0; step < 2; ++step) {

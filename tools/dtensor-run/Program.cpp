@@ -146,6 +146,9 @@ ProgramInfo dtensor_run::analyzeProgram(ModuleOp module,
   info.mesh.assign(plan->getMeshShape().begin(), plan->getMeshShape().end());
   if (info.mesh.empty())
     info.mesh.push_back(1);
+  if (MeshOp mesh = plan->getMesh())
+    for (Attribute name : mesh.getAxisNames())
+      info.axisNames.push_back(cast<StringAttr>(name).getValue().str());
   for (BlockArgument arg : info.entry.getArguments()) {
     const FakeTensor *t = plan->lookup(arg);
     std::string what = "argument #" + std::to_string(arg.getArgNumber());

@@ -32,6 +32,8 @@ struct ProgramInfo {
   std::string entryName;
   /// The entry's mesh; [1] for a function without a mesh.
   std::vector<int64_t> mesh;
+  /// The mesh's axis names (empty without a mesh), for the trace.
+  std::vector<std::string> axisNames;
   std::vector<TensorInfo> args, results;
   double commCostUs = 0;
   size_t numCollectives = 0;

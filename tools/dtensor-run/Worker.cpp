@@ -243,6 +243,14 @@ int dtensor_run::runWorker(MLIRContext &ctx, const Options &given) {
   ProgramInfo info = analyzeProgram(*module, options);
   if (dtrt_init(static_cast<int32_t>(info.mesh.size()), info.mesh.data()) != 0)
     fail(dtrt_last_error());
+  if (!info.axisNames.empty()) {
+    std::vector<const char *> names;
+    for (const std::string &name : info.axisNames)
+      names.push_back(name.c_str());
+    if (dtrt_set_axis_names(static_cast<int32_t>(names.size()),
+                            names.data()) != 0)
+      fail(dtrt_last_error());
+  }
   dtrt_set_abort_on_error(1);
   if (!options.traceFile.empty())
     dtrt_trace_enable(1);

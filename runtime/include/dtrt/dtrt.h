@@ -163,6 +163,13 @@ DTRT_EXPORT int32_t dtrt_world_size(void);
 /// Returns this rank's coordinate on mesh axis `axis`, -1 on error.
 DTRT_EXPORT int32_t dtrt_mesh_coord(int32_t axis);
 
+/// Names the mesh axes (`names[0..count)`, `count` the mesh rank) for the
+/// trace: collectives then carry `axis_names` next to their `axes` mask.
+/// Without names an axis is called by its number ("0", "1", ...). Call after
+/// `dtrt_init`; the names are copied.
+DTRT_EXPORT int32_t dtrt_set_axis_names(int32_t count,
+                                        const char *const *names);
+
 /// Returns the number of ranks in this rank's group for `axes_mask` (the
 /// product of the selected axes' sizes), -1 on error.
 DTRT_EXPORT int32_t dtrt_group_size(uint64_t axes_mask);
@@ -292,7 +299,9 @@ DTRT_EXPORT int32_t dtrt_trace_clear(void);
 /// Gathers the spans of every rank to rank 0, which writes `path` as
 /// Chrome/Perfetto trace JSON: {"traceEvents": [...]} with one complete event
 /// (ph "X") per span, pid = world rank, tid = kind (0 compute, 1 comm), ts and
-/// dur in microseconds; collectives carry args {bytes, axes, blocked_us}
+/// dur in microseconds; collectives carry args {bytes, axes, axis_names,
+/// blocked_us} (`axes` the mask, `axis_names` the names of its axes in axis
+/// order, see `dtrt_set_axis_names`)
 /// (`blocked_us`: the time the caller waited for it, its exposed time: the
 /// whole span when synchronous, the time in dtrt_wait when asynchronous).
 /// Collective over

@@ -572,20 +572,8 @@ const ShardingCandidate &FunctionPropagator::chooseCandidate(
     Operation *op, llvm::ArrayRef<Placements> current,
     llvm::ArrayRef<ShardingCandidate> candidates) const {
   llvm::SmallVector<CandidateCost, 4> costs;
-  for (const ShardingCandidate &c : candidates) {
-    CandidateCost cost;
-    for (auto [i, v] : llvm::enumerate(op->getOperands())) {
-      auto type = dyn_cast<RankedTensorType>(v.getType());
-      if (!type || c.excludedFromCost[i])
-        continue;
-      if (current[i] != c.operands[i]) {
-        cost.needsRedistribution = true;
-        cost.cost += redistributeCost(getTensorByteSize(type), plan.meshShape,
-                                      current[i], c.operands[i]);
-      }
-    }
-    costs.push_back(cost);
-  }
+  for (const ShardingCandidate &c : candidates)
+    costs.push_back(scoreCandidate(op, current, c, plan.meshShape));
   return candidates[selectCandidate(costs)];
 }
 

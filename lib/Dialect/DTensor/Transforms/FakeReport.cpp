@@ -2,11 +2,14 @@
 
 #include "dtensor/Dialect/DTensor/Transforms/Passes.h"
 
+#include "dtensor/Dialect/DTensor/Analysis/ExecutionCount.h"
 #include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
 #include "dtensor/Support/CostModel.h"
 #include "dtensor/Support/ShardingMath.h"
 #include "dtensor/Support/TextTable.h"
 #include "mlir/IR/AsmState.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -92,6 +95,36 @@ struct Collective {
   std::string value, from, to;
   /// The mesh axis' name, and the op (with its location) that needs it.
   std::string axisName, neededBy, location;
+  /// Runs per call of the function, and the loops and branches around it
+  /// (`x2 in scf.for (f.mlir:3:8)`).
+  int64_t executions = 1;
+  std::string runs;
+  /// No loop or branch around it.
+  bool straightLine = true;
+};
+
+/// Collectives, bytes per rank and cost of some executions.
+struct Tally {
+  int64_t count = 0;
+  llvm::SmallVector<int64_t> bytes;
+  double costUs = 0;
+
+  /// Adds `times` runs of `other`.
+  void add(const Tally &other, int64_t times) {
+    count += other.count * times;
+    if (bytes.size() < other.bytes.size())
+      bytes.resize(other.bytes.size(), 0);
+    for (auto [i, b] : llvm::enumerate(other.bytes))
+      bytes[i] += b * times;
+    costUs += other.costUs * static_cast<double>(times);
+  }
+};
+
+/// One call of a function with a plan.
+struct CallSite {
+  std::string callee, location, runs;
+  int64_t executions;
+  Tally perCall;
 };
 
 /// `file:line:col` of the first file location in `loc` (the file's base
@@ -122,9 +155,15 @@ Operation *neededByOp(const Redistribution &r) {
 struct FunctionReport {
   json::Object object;
   std::vector<Collective> collectives;
+  std::vector<CallSite> calls;
   llvm::SmallVector<std::array<std::string, 5>> rows;
-  llvm::SmallVector<int64_t> commBytes, peakBytes;
-  double commCostUs = 0;
+  llvm::SmallVector<int64_t> peakBytes;
+  /// Every execution per call of the function: loops times their trip
+  /// count, the dearest region of a branch, callees once per call.
+  Tally totals;
+  /// The plan's cost counting each collective once (the planner's
+  /// objective, comparable with PyTorch's plan).
+  double planCostUs = 0;
   std::optional<double> pytorchCostUs;
   /// Lines the text report ends with.
   llvm::SmallVector<std::string> notes;
@@ -153,14 +192,62 @@ double stepCost(const RedistributeStep &step, RankedTensorType type,
                         step.to);
 }
 
+/// `x<count>`, then the loops and branches of `scopes`, innermost first:
+/// `x2 in scf.for (f.mlir:3:8)`, `x1 in region 1 of scf.if (f.mlir:5:3)`.
+std::string runsString(llvm::ArrayRef<ExecutionScope> scopes) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "x" << getExecutionCount(scopes);
+  if (!scopes.empty())
+    os << " in ";
+  llvm::interleave(
+      scopes, os,
+      [&](const ExecutionScope &sc) {
+        if (sc.kind == ScopeKind::Branch)
+          os << "region " << sc.regionIndex << " of ";
+        os << sc.op->getName() << " (" << locationString(sc.op->getLoc());
+        if (sc.kind == ScopeKind::Loop && !sc.tripCount)
+          os << ", trip count unknown: counted " << kUnknownTripCount;
+        os << ")";
+      },
+      ", ");
+  return s;
+}
+
+/// The loops and branches of `scopes` as JSON, innermost first.
+json::Array scopesJson(llvm::ArrayRef<ExecutionScope> scopes) {
+  json::Array a;
+  for (const ExecutionScope &sc : scopes) {
+    json::Object o{{"op", sc.op->getName().getStringRef().str()},
+                   {"loc", locationString(sc.op->getLoc())},
+                   {"region", static_cast<int64_t>(sc.regionIndex)}};
+    if (sc.kind == ScopeKind::Loop)
+      o["trip_count"] = sc.tripCount ? json::Value(*sc.tripCount) : nullptr;
+    a.push_back(std::move(o));
+  }
+  return a;
+}
+
+json::Object tallyJson(const Tally &t) {
+  return json::Object{{"num_collectives", t.count},
+                      {"comm_bytes", toJson(t.bytes)},
+                      {"comm_cost_us", jsonNumber(t.costUs)}};
+}
+
+/// Totals of the functions reported so far (callees come first).
+using CalleeTotals = llvm::DenseMap<Operation *, Tally>;
+
 /// Builds the report of one function from its plan, section by section.
 class ReportBuilder {
 public:
-  ReportBuilder(FunctionOpInterface func, const FunctionPlan &plan)
-      : func(func), plan(plan), mesh(plan.getMeshShape()),
+  ReportBuilder(FunctionOpInterface func, const FunctionPlan &plan,
+                const CalleeTotals &callees)
+      : func(func), plan(plan), callees(callees), mesh(plan.getMeshShape()),
         numRanks(plan.getNumRanks()), asmState(func) {}
 
-  FunctionReport build(bool comparePytorch);
+  /// The report; `pytorchCostUs`, if given, is the every-execution cost of
+  /// the strategy=pytorch plan.
+  FunctionReport build(std::optional<double> pytorchCostUs);
 
 private:
   std::string valueName(Value v) {
@@ -191,9 +278,24 @@ private:
   /// Adds the collectives of `steps` redistributing `r` to the report.
   void addSteps(const Redistribution &r, llvm::ArrayRef<RedistributeStep> steps,
                 json::Array &collectives);
+  /// Why redistribution `r` is there (the `why` of its collectives): the op
+  /// and operand that read it, the placements it goes from and to, and for
+  /// an op with a sharding rule the strategy the plan chose, its cost and
+  /// the runner-up's (`FunctionPlan::getStrategyChoice`).
+  json::Object whyJson(const Redistribution &r);
+  /// The `calls` section: calls of functions with a plan, each counting
+  /// the callee's totals once per run.
+  void addCalls();
+  /// Every execution of the collectives in `region` (or `op`'s regions):
+  /// loops times their counted trip count, the dearest region of a branch.
+  Tally tallyRegion(Region &region);
+  Tally tallyOp(Operation &op);
 
   FunctionOpInterface func;
   const FunctionPlan &plan;
+  const CalleeTotals &callees;
+  /// The collectives (and calls) directly in each block, one run each.
+  llvm::DenseMap<Block *, Tally> direct;
   llvm::ArrayRef<int64_t> mesh;
   int64_t numRanks;
   AsmState asmState;
@@ -309,10 +411,83 @@ json::Array ReportBuilder::returnsJson() {
   return returns;
 }
 
+/// A strategy as JSON: the placements it reads each operand in and gives
+/// each result (null for a non-tensor), and its cost for the choice rule.
+json::Object candidateJson(const ScoredCandidate &c) {
+  auto list = [](llvm::ArrayRef<Placements> all) {
+    json::Array a;
+    for (const Placements &ps : all)
+      a.push_back(ps.empty() ? json::Value(nullptr)
+                             : json::Value(placementsToString(ps)));
+    return a;
+  };
+  return json::Object{{"operands", list(c.candidate.operands)},
+                      {"results", list(c.candidate.results)},
+                      {"cost_us", jsonNumber(c.costUs)}};
+}
+
+json::Object ReportBuilder::whyJson(const Redistribution &r) {
+  const FakeTensor *t = plan.lookup(r.value);
+  Operation *user = neededByOp(r);
+  json::Object why{{"from", placementsToString(t->placements)},
+                   {"to", placementsToString(r.target)},
+                   {"op", user ? user->getName().getStringRef().str() : ""},
+                   {"loc", user ? locationString(user->getLoc()) : ""}};
+  if (r.op) {
+    why["reason"] = "explicit";
+    return why;
+  }
+  if (!user)
+    return why;
+  why["operand"] = static_cast<int64_t>(r.users.front()->getOperandNumber());
+  if (user->hasTrait<OpTrait::ReturnLike>() &&
+      isa<FunctionOpInterface>(user->getParentOp())) {
+    why["reason"] = "result_spec";
+    return why;
+  }
+  // A value entering or leaving a loop or branch: the placements its
+  // region arguments or results settled on.
+  if (user->hasTrait<OpTrait::ReturnLike>() ||
+      isa<RegionBranchOpInterface>(user)) {
+    why["reason"] = "region_boundary";
+    return why;
+  }
+  if (isa<CallOpInterface>(user)) {
+    why["reason"] = "call_argument";
+    return why;
+  }
+  why["reason"] = "operand";
+  FailureOr<StrategyChoice> choice = plan.getStrategyChoice(user);
+  if (failed(choice)) {
+    why["strategy"] = nullptr;
+    return why;
+  }
+  const ScoredCandidate &chosen = choice->candidates[choice->chosen];
+  json::Object strategy{
+      {"chosen", candidateJson(chosen)},
+      {"runner_up", choice->runnerUp < 0
+                        ? json::Value(nullptr)
+                        : json::Value(candidateJson(
+                              choice->candidates[choice->runnerUp]))},
+      {"num_candidates", static_cast<int64_t>(choice->candidates.size())}};
+  why["strategy"] = std::move(strategy);
+  return why;
+}
+
 void ReportBuilder::addSteps(const Redistribution &r,
                              llvm::ArrayRef<RedistributeStep> steps,
                              json::Array &collectives) {
   const FakeTensor *t = plan.lookup(r.value);
+  // Materialised right after the value's definition (or at its block's
+  // start), or where the explicit op is.
+  Block *block = r.op ? RedistributeOp(r.op)->getBlock()
+                       : Value(r.value).getParentBlock();
+  llvm::SmallVector<ExecutionScope> scopes =
+      getExecutionScopes(block, func.getOperation());
+  Tally &here = direct[block];
+  here.bytes.resize(numRanks, 0);
+  here.costUs += plan.getCost(r);
+  json::Object why = whyJson(r);
   for (const RedistributeStep &step : steps) {
     if (!isCollective(step.kind))
       continue;
@@ -326,9 +501,13 @@ void ReportBuilder::addSteps(const Redistribution &r,
                  placementsToString(placementsAfter(step)),
                  axisName(step.axis),
                  user ? user->getName().getStringRef().str() : "",
-                 user ? locationString(user->getLoc()) : ""};
+                 user ? locationString(user->getLoc()) : "",
+                 getExecutionCount(scopes),
+                 runsString(scopes),
+                 scopes.empty()};
+    ++here.count;
     for (int64_t i = 0; i < numRanks; ++i)
-      rep.commBytes[i] += c.bytes[i];
+      here.bytes[i] += c.bytes[i];
     collectives.push_back(
         json::Object{{"kind", stringifyStepKind(c.kind).str()},
                      {"mesh_axes", json::Array{c.axis}},
@@ -340,13 +519,16 @@ void ReportBuilder::addSteps(const Redistribution &r,
                      {"to", c.to},
                      {"mesh_axis_names", json::Array{c.axisName}},
                      {"needed_by",
-                      json::Object{{"op", c.neededBy}, {"loc", c.location}}}});
+                      json::Object{{"op", c.neededBy}, {"loc", c.location}}},
+                     {"executions", c.executions},
+                     {"runs", c.runs},
+                     {"in", scopesJson(scopes)},
+                     {"why", json::Object(why)}});
     rep.collectives.push_back(std::move(c));
   }
 }
 
 void ReportBuilder::addCollectives() {
-  rep.commBytes.assign(numRanks, 0);
   json::Array collectives;
   json::Array redistributions;
   for (const Redistribution &r : plan.getRedistributions()) {
@@ -375,18 +557,20 @@ void ReportBuilder::addCollectives() {
   rep.object["redistributions"] = std::move(redistributions);
 }
 
-FunctionReport ReportBuilder::build(bool comparePytorch) {
+FunctionReport ReportBuilder::build(std::optional<double> pytorchCostUs) {
   rep.object["name"] = func.getName().str();
   rep.object["mesh"] = meshJson();
   addValues();
   rep.object["returns"] = returnsJson();
   addCollectives();
-  rep.commCostUs = plan.computeCommCost();
-  rep.object["totals"] = json::Object{
-      {"comm_bytes", toJson(rep.commBytes)},
-      {"peak_bytes", toJson(rep.peakBytes)},
-      {"comm_cost_us", jsonNumber(rep.commCostUs)},
-      {"num_collectives", static_cast<int64_t>(rep.collectives.size())}};
+  addCalls();
+  rep.totals = tallyRegion(func.getFunctionBody());
+  rep.totals.bytes.resize(numRanks, 0);
+  rep.planCostUs = plan.computeCommCost();
+  json::Object totals = tallyJson(rep.totals);
+  totals["peak_bytes"] = toJson(rep.peakBytes);
+  totals["plan_comm_cost_us"] = jsonNumber(rep.planCostUs);
+  rep.object["totals"] = std::move(totals);
   if (const PlannerStats &stats = plan.plannerStats; stats.exactRequested)
     rep.object["planner"] = json::Object{
         {"exact", stats.exact},
@@ -407,17 +591,70 @@ FunctionReport ReportBuilder::build(bool comparePytorch) {
     }
     rep.object["pytorch_refuses"] = std::move(refusals);
   }
-  if (comparePytorch) {
-    rep.pytorchCostUs = plan.getPytorchCommCost();
+  if (pytorchCostUs) {
+    rep.pytorchCostUs = pytorchCostUs;
     rep.object["totals"].getAsObject()->insert(
         {"pytorch_comm_cost_us", jsonNumber(*rep.pytorchCostUs)});
   }
   return std::move(rep);
 }
 
+void ReportBuilder::addCalls() {
+  json::Array calls;
+  func.getFunctionBody().walk([&](CallOpInterface call) {
+    auto it = callees.find(call.resolveCallable());
+    if (it == callees.end())
+      return;
+    llvm::SmallVector<ExecutionScope> scopes =
+        getExecutionScopes(call->getBlock(), func.getOperation());
+    Tally &here = direct[call->getBlock()];
+    here.add(it->second, 1);
+    CallSite site{cast<FunctionOpInterface>(it->first).getName().str(),
+                  locationString(call->getLoc()), runsString(scopes),
+                  getExecutionCount(scopes), it->second};
+    json::Object entry = tallyJson(site.perCall);
+    entry["callee"] = site.callee;
+    entry["loc"] = site.location;
+    entry["executions"] = site.executions;
+    entry["in"] = scopesJson(scopes);
+    calls.push_back(std::move(entry));
+    rep.calls.push_back(std::move(site));
+  });
+  rep.object["calls"] = std::move(calls);
+}
+
+Tally ReportBuilder::tallyOp(Operation &op) {
+  ScopeKind kind = getScopeKind(&op);
+  Tally total;
+  for (Region &region : op.getRegions()) {
+    Tally t = tallyRegion(region);
+    if (kind != ScopeKind::Branch)
+      total.add(t, 1);
+    else if (t.costUs > total.costUs ||
+             (t.costUs == total.costUs && t.count > total.count))
+      total = std::move(t);
+  }
+  Tally counted;
+  counted.add(total, kind == ScopeKind::Loop ? getCountedTripCount(&op) : 1);
+  return counted;
+}
+
+Tally ReportBuilder::tallyRegion(Region &region) {
+  Tally total;
+  for (Block &block : region) {
+    if (auto it = direct.find(&block); it != direct.end())
+      total.add(it->second, 1);
+    for (Operation &op : block)
+      if (op.getNumRegions() != 0)
+        total.add(tallyOp(op), 1);
+  }
+  return total;
+}
+
 FunctionReport buildReport(FunctionOpInterface func, const FunctionPlan &plan,
-                           bool comparePytorch) {
-  return ReportBuilder(func, plan).build(comparePytorch);
+                           std::optional<double> pytorchCostUs,
+                           const CalleeTotals &callees) {
+  return ReportBuilder(func, plan, callees).build(pytorchCostUs);
 }
 
 /// How strategy=exact planned the function.
@@ -455,35 +692,95 @@ void printText(llvm::raw_ostream &os, FunctionOpInterface func,
   if (rep.collectives.empty()) {
     os << "collectives: none\n";
   } else {
-    TextTable collectives({"kind", "axis", "value", "placements",
-                           "bytes/rank", "cost_us", "for"});
-    for (const Collective &c : rep.collectives)
-      collectives.addRow(
-          {stringifyStepKind(c.kind).str(), c.axisName, c.value,
-           c.from + " -> " + c.to, joinIntegers(c.bytes),
-           llvm::formatv("{0:F1}", c.costUs).str(),
-           c.location.empty() ? c.neededBy
-                              : c.neededBy + " (" + c.location + ")"});
+    // The `runs` column only where some collective is inside a loop or a
+    // branch (straight-line code runs each once).
+    bool showRuns = llvm::any_of(
+        rep.collectives, [](const Collective &c) { return !c.straightLine; });
+    llvm::SmallVector<std::string, 8> header = {
+        "kind", "axis", "value", "placements", "bytes/rank", "cost_us", "for"};
+    if (showRuns)
+      header.push_back("runs");
+    TextTable collectives(header);
+    for (const Collective &c : rep.collectives) {
+      llvm::SmallVector<std::string, 8> row = {
+          stringifyStepKind(c.kind).str(), c.axisName, c.value,
+          c.from + " -> " + c.to, joinIntegers(c.bytes),
+          llvm::formatv("{0:F1}", c.costUs).str(),
+          c.location.empty() ? c.neededBy
+                             : c.neededBy + " (" + c.location + ")"};
+      if (showRuns)
+        row.push_back(c.runs);
+      collectives.addRow(row);
+    }
     os << "collectives:\n";
     collectives.print(os);
   }
-  os << "\ntotals: collectives=" << rep.collectives.size()
-     << " comm_cost_us=" << llvm::formatv("{0:F1}", rep.commCostUs);
+  if (!rep.calls.empty()) {
+    TextTable calls({"callee", "at", "collectives/call", "bytes/rank/call",
+                     "cost_us/call", "runs"});
+    for (const CallSite &c : rep.calls)
+      calls.addRow({"@" + c.callee, c.location,
+                    std::to_string(c.perCall.count),
+                    joinIntegers(c.perCall.bytes),
+                    llvm::formatv("{0:F1}", c.perCall.costUs).str(), c.runs});
+    os << "\ncalls:\n";
+    calls.print(os);
+  }
+  os << "\ntotals: collectives=" << rep.totals.count
+     << " comm_cost_us=" << llvm::formatv("{0:F1}", rep.totals.costUs);
   if (rep.pytorchCostUs)
     os << " pytorch_comm_cost_us="
        << llvm::formatv("{0:F1}", *rep.pytorchCostUs);
-  os << " comm_bytes/rank=[" << joinIntegers(rep.commBytes)
+  os << " comm_bytes/rank=[" << joinIntegers(rep.totals.bytes)
      << "] peak_bytes/rank=[" << joinIntegers(rep.peakBytes) << "]\n";
+  // Loops or calls: the planner's objective counts each collective once.
+  if (std::abs(rep.planCostUs - rep.totals.costUs) > 1e-9)
+    os << "plan: comm_cost_us=" << llvm::formatv("{0:F1}", rep.planCostUs)
+       << " counting each collective once\n";
   if (const PlannerStats &stats = plan.plannerStats; stats.exactRequested)
-    printPlanner(os, stats, rep.commCostUs);
+    printPlanner(os, stats, rep.planCostUs);
   for (const std::string &note : rep.notes)
     os << "note: " << note << "\n";
   os << "\n";
 }
 
+/// Whether a collective of `module` may run other than once per call (an op
+/// in a loop or a branch, or a call), so that a plan's every-execution cost
+/// differs from its cost counting each redistribution once.
+bool hasLoopsBranchesOrCalls(ModuleOp module) {
+  return module
+      .walk([](Operation *op) {
+        return isa<CallOpInterface>(op) ||
+                       getScopeKind(op) != ScopeKind::Plain
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 struct FakeReportPass
     : public dtensor::impl::DTensorFakeReportBase<FakeReportPass> {
   using Base::Base;
+
+  /// The every-execution cost of the strategy=pytorch plan of each function.
+  llvm::DenseMap<Operation *, double> pytorchTotals() {
+    ScopedDiagnosticHandler quiet(&getContext(),
+                                  [](Diagnostic &) { return success(); });
+    FakeTensorAnalysis pytorch(
+        getOperation(),
+        makeFakeTensorOptions(unknownOps, StrategyMode::PyTorch));
+    llvm::DenseMap<Operation *, double> costs;
+    CalleeTotals totals;
+    if (!pytorch.succeeded())
+      return costs;
+    for (FunctionOpInterface func : pytorch.getFunctions()) {
+      FunctionReport rep = buildReport(func, *pytorch.getPlan(func),
+                                       std::nullopt, totals);
+      totals[func.getOperation()] = rep.totals;
+      costs[func.getOperation()] = rep.totals.costUs;
+    }
+    return costs;
+  }
 
   void runOnOperation() override {
     if (format != "json" && format != "text") {
@@ -505,10 +802,23 @@ struct FakeReportPass
       return signalPassFailure();
     }
     llvm::raw_ostream &os = file->os();
+    // The PyTorch plan's every-execution cost needs a report of its own only
+    // where executions are counted; otherwise it is the plan's cost.
+    bool reportPytorch =
+        comparePytorch && hasLoopsBranchesOrCalls(getOperation());
+    llvm::DenseMap<Operation *, double> pytorchCosts;
+    if (reportPytorch)
+      pytorchCosts = pytorchTotals();
     json::Array functions;
+    CalleeTotals totals;
     for (FunctionOpInterface func : analysis.getFunctions()) {
       const FunctionPlan &plan = *analysis.getPlan(func);
-      FunctionReport rep = buildReport(func, plan, comparePytorch);
+      std::optional<double> pytorchCost;
+      if (comparePytorch)
+        pytorchCost = reportPytorch ? pytorchCosts.lookup(func.getOperation())
+                                    : plan.getPytorchCommCost();
+      FunctionReport rep = buildReport(func, plan, pytorchCost, totals);
+      totals[func.getOperation()] = rep.totals;
       if (format == "text")
         printText(os, func, plan, rep);
       else

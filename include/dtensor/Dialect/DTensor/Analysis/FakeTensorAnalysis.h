@@ -19,6 +19,7 @@
 
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
 #include "dtensor/Dialect/DTensor/Interfaces/ShardingRuleOpInterface.h"
+#include "dtensor/Support/CostModel.h"
 #include "dtensor/Support/RedistributePlan.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -111,6 +112,29 @@ struct Redistribution {
   std::optional<Placements> through;
 };
 
+/// One sharding strategy of an op, scored as the per-op choice rule
+/// (`selectCandidate`, PyTorch's `_select_strategy`) scores it.
+struct ScoredCandidate {
+  ShardingCandidate candidate;
+  /// PyTorch's `redistribute_cost` (µs) of moving the op's inputs from the
+  /// placements they have to the candidate's (destination operands
+  /// excluded, as PyTorch has none).
+  double costUs = 0;
+  /// Some input changes placements (even at cost 0).
+  bool needsRedistribution = false;
+};
+
+/// The strategies compared for one op and the one a plan uses.
+struct StrategyChoice {
+  /// The candidates of the op's sharding rule, in the rule's order.
+  llvm::SmallVector<ScoredCandidate, 4> candidates;
+  /// Index of the candidate the plan uses.
+  int64_t chosen = -1;
+  /// Index of the cheapest other candidate (the first of equal cost); -1
+  /// when the rule offers only one.
+  int64_t runnerUp = -1;
+};
+
 /// Everything the analysis knows about one function.
 class FunctionPlan {
 public:
@@ -167,6 +191,18 @@ public:
   getPyTorchRefusals() const {
     return pytorchRefusals;
   }
+
+  /// The strategies `op`'s sharding rule offers for the placements its
+  /// operands have in this plan, scored as the choice rule scores them, and
+  /// the one this plan uses: the candidate with the operand placements the
+  /// plan requires and the result placements it gives (a strategy the rule
+  /// offers only for pins is added when the plain candidates lack it; the
+  /// same strategy offered twice is listed once). strategy=pytorch chooses the
+  /// cheapest; the global planner may choose a locally dearer one that
+  /// saves more later. Computed on demand, so planning does not pay for it.
+  /// Fails for an op without a sharding rule or one whose placements in
+  /// this plan no strategy of its rule has.
+  FailureOr<StrategyChoice> getStrategyChoice(Operation *op) const;
 
   /// Builds the `#dtensor.spec` of placements on this function's mesh; null
   /// without a mesh.
@@ -254,6 +290,14 @@ private:
   FakeTensorOptions options;
   std::unique_ptr<FakeTensorAnalysis> analysis;
 };
+
+/// Scores candidate `c` of `op`, whose operands have placements `current`,
+/// for the per-op choice rule (`selectCandidate`): PyTorch's
+/// `redistribute_cost` of every tensor input that changes placements,
+/// destination operands excluded.
+CandidateCost scoreCandidate(Operation *op, llvm::ArrayRef<Placements> current,
+                             const ShardingCandidate &c,
+                             llvm::ArrayRef<int64_t> meshShape);
 
 /// Byte size of one element of `type` (i1 counts as one byte).
 int64_t getElementByteSize(Type type);

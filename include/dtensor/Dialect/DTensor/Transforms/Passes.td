@@ -80,6 +80,21 @@ def DTensorFakeReport : Pass<"dtensor-fake-report", "::mlir::ModuleOp"> {
     (communication bytes and peak live bytes per rank, and `comm_cost_us`,
     the cost model's total).
 
+    Collectives, bytes and costs count every execution per call of the
+    function: a collective inside `scf.for` loops runs the product of their
+    static trip counts (a loop whose trip count is not static, `scf.while`
+    included, is counted once, and the row says so), a branch (`scf.if`,
+    `scf.index_switch`) counts its dearest region, and a called function's
+    collectives count once per call site (section `calls`). Each collective
+    row names the loops and branches around it (`x6 in scf.for (f.mlir:12:10),
+    scf.for (f.mlir:11:8)`, innermost first); `totals.plan_comm_cost_us` is
+    the plan's cost counting each collective once (the planner's objective).
+
+    Each collective says why it is there: the op (and operand) that reads
+    the redistributed value with its location, the placements it goes from
+    and to, and in JSON (`why.strategy`) the sharding strategy chosen for
+    that op with its cost and the runner-up strategy's cost.
+
     `format=json` writes the JSON object of the public contract;
     `format=text` prints the same as aligned tables.
   }];

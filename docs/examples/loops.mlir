@@ -1,0 +1,30 @@
+// Collectives inside loops: the report counts every execution.
+dtensor.mesh @mesh = <["tp" = 2]>
+
+// The row-sharded weight makes each matmul a partial sum, reduce-scattered
+// in the inner loop: 2 x 3 runs per call. %n is not static: that loop is
+// counted once (the documented default).
+func.func @steps(%x: tensor<16x128xf32>, %w: tensor<128x128xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>}, %n: index)
+    -> (tensor<16x128xf32> {dtensor.spec = #dtensor.spec<@mesh, [R]>}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %zero = arith.constant 0.0 : f32
+  %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%a = %x) -> (tensor<16x128xf32>) {
+    %s = scf.for %j = %c0 to %c3 step %c1 iter_args(%acc = %a) -> (tensor<16x128xf32>) {
+      %e = tensor.empty() : tensor<16x128xf32>
+      %z = linalg.fill ins(%zero : f32) outs(%e : tensor<16x128xf32>) -> tensor<16x128xf32>
+      %m = linalg.matmul ins(%acc, %w : tensor<16x128xf32>, tensor<128x128xf32>) outs(%z : tensor<16x128xf32>) -> tensor<16x128xf32>
+      scf.yield %m : tensor<16x128xf32>
+    }
+    scf.yield %s : tensor<16x128xf32>
+  }
+  %t = scf.for %k = %c0 to %n step %c1 iter_args(%b = %r) -> (tensor<16x128xf32>) {
+    %e = tensor.empty() : tensor<16x128xf32>
+    %z = linalg.fill ins(%zero : f32) outs(%e : tensor<16x128xf32>) -> tensor<16x128xf32>
+    %m = linalg.matmul ins(%b, %w : tensor<16x128xf32>, tensor<128x128xf32>) outs(%z : tensor<16x128xf32>) -> tensor<16x128xf32>
+    scf.yield %m : tensor<16x128xf32>
+  }
+  return %t : tensor<16x128xf32>
+}
