@@ -11,8 +11,8 @@ using namespace mlir;
 using namespace mlir::dtensor;
 
 namespace {
-/// How many of the buffers live at the peak are looked at per round.
-constexpr size_t kBuffersPerRound = 4;
+/// How many ops are constrained in turn per round.
+constexpr size_t kOpsPerRound = 6;
 
 /// A plan with its peak and cost.
 struct Trial {
@@ -43,9 +43,9 @@ llvm::SetVector<Operation *> opsAtPeak(const Trial &t,
         !op->hasAttr(DTensorDialect::kSpecsAttrName))
       ops.insert(op);
   };
-  for (const PeakBuffer &b :
-       llvm::ArrayRef(t.peak.liveAtWorst)
-           .take_front(std::min(kBuffersPerRound, t.peak.liveAtWorst.size()))) {
+  for (const PeakBuffer &b : t.peak.liveAtWorst) {
+    if (ops.size() >= kOpsPerRound)
+      break;
     consider(b.value.getDefiningOp());
     if (b.kind == BufferKind::Value)
       continue;

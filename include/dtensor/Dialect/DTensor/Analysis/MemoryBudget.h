@@ -5,9 +5,11 @@
 // (`computeMemoryPeak`), ops are constrained and the function re-planned,
 // greedily, until the peak fits:
 //
-// 1. take the buffers live at the peak of the worst rank, largest first (a
-//    few of them): the op defining each one, and the ops whose strategy
-//    asked for a redistribution of it (whose buffers are live there);
+// 1. take the buffers live at the peak of the worst rank, largest first:
+//    the op defining each one, and the ops whose strategy asked for a
+//    redistribution of it (whose buffers are live there), until a few ops
+//    (6) are found (arguments, pinned ops and ops constrained already are
+//    skipped);
 // 2. for each such op not yet constrained, and each of its candidates
 //    (`getAllShardingCandidates`) other than the one it has, re-plan the
 //    function with that candidate forced on top of the constraints so far
