@@ -52,7 +52,8 @@ void validateOptions(const Options &options) {
   int64_t budget = 0;
   std::string budgetError;
   if (!options.maxBytesPerRank.empty() &&
-      !parseByteSize(options.maxBytesPerRank, budget, budgetError))
+      !mlir::dtensor::parseByteSize(options.maxBytesPerRank, budget,
+                                    budgetError))
     fail("--max-bytes-per-rank: " + budgetError);
   if (options.backend != "cpu" && options.backend != "cuda")
     fail("--backend must be cpu or cuda, got '" + options.backend + "'");
