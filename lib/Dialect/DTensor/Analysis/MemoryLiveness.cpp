@@ -52,8 +52,16 @@ private:
   int64_t usePosition(OpOperand &use) const;
   void add(int64_t start, int64_t end, llvm::SmallVector<int64_t> bytes,
            PeakBuffer what);
+  /// The copies of the created operands a copy built in place reads.
+  void addCreatedOperands(const Redistribution &r, int64_t at);
+  /// Values `materializePlan` erases: every reader takes a copy built in
+  /// place (`created`) or is itself erased.
+  llvm::DenseSet<Value>
+  findErasedCreated(const llvm::DenseSet<OpOperand *> &created) const;
+  /// `slotsUsed` counts the redistributions placed after each position
+  /// (they run one after the other there).
   void addRedistribution(const Redistribution &r,
-                         llvm::DenseMap<Value, int64_t> &slotsUsed,
+                         llvm::DenseMap<int64_t, int64_t> &slotsUsed,
                          llvm::DenseMap<Value, int64_t> &sourceEnd);
 
   mutable FunctionOpInterface func;
@@ -107,7 +115,7 @@ void LivenessBuilder::add(int64_t start, int64_t end,
 }
 
 void LivenessBuilder::addRedistribution(
-    const Redistribution &r, llvm::DenseMap<Value, int64_t> &slotsUsed,
+    const Redistribution &r, llvm::DenseMap<int64_t, int64_t> &slotsUsed,
     llvm::DenseMap<Value, int64_t> &sourceEnd) {
   const FakeTensor *t = plan.lookup(r.value);
   if (!t)
@@ -117,8 +125,8 @@ void LivenessBuilder::addRedistribution(
       t->type.getShape(), getElementByteSize(t->type.getElementType()), mesh,
       r.target);
   // An explicit op runs where it is; a required one right after the value.
-  int64_t at = r.op ? order.lookup(r.op) * kSlots
-                    : defPosition(r.value) + 1 + slotsUsed[r.value]++;
+  int64_t def = defPosition(r.value);
+  int64_t at = r.op ? order.lookup(r.op) * kSlots : def + 1 + slotsUsed[def]++;
   sourceEnd[r.value] = std::max(sourceEnd.lookup(r.value), at);
   if (!r.op) {
     int64_t end = at;
@@ -126,7 +134,11 @@ void LivenessBuilder::addRedistribution(
       end = std::max(end, usePosition(*user));
     add(at, end, result, PeakBuffer{r.value, BufferKind::Redistributed});
   }
-  if (!r.planned || canCreateIn(r.value, r.target))
+  if (canCreateIn(r.value, r.target)) {
+    addCreatedOperands(r, at);
+    return;
+  }
+  if (!r.planned)
     return;
   llvm::SmallVector<int64_t> temps = computeRedistributionBuffers(
       t->type.getShape(), getElementByteSize(t->type.getElementType()), mesh,
@@ -142,18 +154,66 @@ void LivenessBuilder::addRedistribution(
         PeakBuffer{r.value, BufferKind::Temporaries, steps});
 }
 
+void LivenessBuilder::addCreatedOperands(const Redistribution &r, int64_t at) {
+  // A copy built in place recreates its op on copies of the created values
+  // it reads (the empty of a fill), each a buffer until the copy is made.
+  Operation *def = r.value.getDefiningOp();
+  if (!def)
+    return;
+  llvm::SmallVector<int64_t> bytes(plan.getNumRanks(), 0);
+  for (Value operand : def->getOperands()) {
+    auto type = dyn_cast<RankedTensorType>(operand.getType());
+    if (!type || !operand.getDefiningOp() || type != r.value.getType())
+      continue;
+    llvm::SmallVector<int64_t> b = computeAllLocalBytes(
+        type.getShape(), getElementByteSize(type.getElementType()),
+        plan.getMeshShape(), r.target);
+    for (auto [sum, x] : llvm::zip_equal(bytes, b))
+      sum += x;
+  }
+  if (llvm::any_of(bytes, [](int64_t b) { return b > 0; }))
+    add(at, at, std::move(bytes),
+        PeakBuffer{r.value, BufferKind::Temporaries, "copy"});
+}
+
+llvm::DenseSet<Value> LivenessBuilder::findErasedCreated(
+    const llvm::DenseSet<OpOperand *> &created) const {
+  // Program order reversed: every reader of a value comes after it.
+  llvm::DenseSet<Value> erased;
+  auto isErased = [&](Operation *op) {
+    return op->getNumResults() > 0 &&
+           llvm::all_of(op->getResults(),
+                        [&](Value r) { return erased.contains(r); });
+  };
+  for (Value v : llvm::reverse(plan.getValues())) {
+    if (!v.getDefiningOp() || v.use_empty())
+      continue;
+    if (llvm::all_of(v.getUses(), [&](OpOperand &use) {
+          return created.contains(&use) || isErased(use.getOwner());
+        }))
+      erased.insert(v);
+  }
+  return erased;
+}
+
 MemoryPeak LivenessBuilder::run() {
   numberOps();
   int64_t numRanks = plan.getNumRanks();
   // Operands reading a redistributed copy, and where each source is last
   // needed by its redistributions.
-  llvm::DenseSet<OpOperand *> redirected;
-  llvm::DenseMap<Value, int64_t> slotsUsed, sourceEnd;
+  llvm::DenseSet<OpOperand *> redirected, created;
+  llvm::DenseMap<int64_t, int64_t> slotsUsed;
+  llvm::DenseMap<Value, int64_t> sourceEnd;
   for (const Redistribution &r : plan.getRedistributions()) {
     redirected.insert(r.users.begin(), r.users.end());
+    if (!r.op && canCreateIn(r.value, r.target))
+      created.insert(r.users.begin(), r.users.end());
     addRedistribution(r, slotsUsed, sourceEnd);
   }
+  llvm::DenseSet<Value> erased = findErasedCreated(created);
   for (Value v : plan.getValues()) {
+    if (erased.contains(v))
+      continue;
     int64_t start = defPosition(v);
     int64_t end = std::max(start, sourceEnd.lookup(v));
     for (OpOperand &use : v.getUses())
