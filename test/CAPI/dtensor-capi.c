@@ -116,7 +116,7 @@ static void testPropagate(DtensorContext ctx, const char *text) {
 // CHECK-NEXT: parse diagnostics: (none)
 // CHECK-NEXT: report: success
 // CHECK-NEXT: report diagnostics: (none)
-// CHECK-NEXT: totals: "totals": {"comm_bytes": [65536,65536,65536,65536],"comm_cost_us": [[COST:[0-9.]+]],"num_collectives": 1,"peak_bytes": [2359296,2359296,2359296,2359296],"plan_comm_cost_us": [[COST]],"pytorch_comm_cost_us": [[COST]]}
+// CHECK-NEXT: totals: "totals": {"comm_bytes": [65536,65536,65536,65536],"comm_cost_us": [[COST:[0-9.]+]],"num_collectives": 1,"peak_bytes": [2359296,2359296,2359296,2359296],"peak_values": [{"bytes": 1048576,"value": "%arg1"},{"bytes": 1048576,"value": "%arg1"},{"bytes": 1048576,"value": "%arg1"},{"bytes": 1048576,"value": "%arg1"}],"plan_comm_cost_us": [[COST]],"pytorch_comm_cost_us": [[COST]]}
 // CHECK-NEXT: all_reduce collectives: 1
 // CHECK-NEXT: module unchanged: yes
 // clang-format on

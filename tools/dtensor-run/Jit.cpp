@@ -90,7 +90,11 @@ dtensor_run::compileModule(ModuleOp module, StringRef entry, bool partition,
     PassManager pre(module.getContext());
     std::string p =
         "dtensor-partition{strategy=" + runOptions.strategy +
-        " async-collectives=" + (runOptions.syncCollectives ? "0" : "1") + "}";
+        " async-collectives=" + (runOptions.syncCollectives ? "0" : "1") +
+        (runOptions.maxBytesPerRank.empty()
+             ? ""
+             : " max-bytes-per-rank=" + runOptions.maxBytesPerRank) +
+        "}";
     if (failed(parsePassPipeline(p, pre)) || failed(pre.run(module)))
       fail("partitioning failed (see the errors above)");
   }

@@ -9,6 +9,7 @@
 #include "Train.h"
 #include "Worker.h"
 
+#include "dtensor/Support/MemoryPeak.h"
 #include "dtensor/Support/ShardingMath.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -48,6 +49,12 @@ void validateOptions(const Options &options) {
       options.strategy != "exact")
     fail("--strategy must be pytorch, global or exact, got '" +
          options.strategy + "'");
+  int64_t budget = 0;
+  std::string budgetError;
+  if (!options.maxBytesPerRank.empty() &&
+      !mlir::dtensor::parseByteSize(options.maxBytesPerRank, budget,
+                                    budgetError))
+    fail("--max-bytes-per-rank: " + budgetError);
   if (options.backend != "cpu" && options.backend != "cuda")
     fail("--backend must be cpu or cuda, got '" + options.backend + "'");
   auto number = [](double v) {
@@ -70,6 +77,9 @@ void checkLowerable(ModuleOp module, const Options &options) {
   OwningOpRef<ModuleOp> copy = module.clone();
   PassManager pm(module.getContext());
   std::string p = "dtensor-partition{strategy=" + options.strategy +
+                  (options.maxBytesPerRank.empty()
+                       ? ""
+                       : " max-bytes-per-rank=" + options.maxBytesPerRank) +
                   "},dtensor-check-cpu-lowering";
   if (failed(parsePassPipeline(p, pm)))
     fail("cannot build the partition pipeline");

@@ -29,6 +29,9 @@ struct Options {
   std::optional<double> rtol, atol;
   std::string outDir, traceFile;
   std::string backend = "cpu", strategy = "global";
+  /// --max-bytes-per-rank: the partitioner's memory budget per rank (bytes
+  /// with an optional K/M/G suffix); empty for none.
+  std::string maxBytesPerRank;
   /// --sync-collectives: no async collectives (no overlap of communication
   /// with compute), for comparisons.
   bool syncCollectives = false;

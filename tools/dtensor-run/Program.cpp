@@ -4,6 +4,7 @@
 
 #include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
+#include "dtensor/Support/MemoryPeak.h"
 #include "dtensor/InitAll.h"
 
 #ifdef DTENSOR_INCLUDE_TESTS
@@ -139,6 +140,11 @@ ProgramInfo dtensor_run::analyzeProgram(ModuleOp module,
                              : options.strategy == "exact"
                                  ? StrategyMode::Exact
                                  : StrategyMode::Global;
+  // The same budget as the partitioner's (validated before).
+  std::string budgetError;
+  if (!options.maxBytesPerRank.empty())
+    parseByteSize(options.maxBytesPerRank, analysisOptions.maxBytesPerRank,
+                  budgetError);
   FakeTensorAnalysis analysis(module, analysisOptions);
   if (!analysis.succeeded())
     fail("the fake-tensor analysis failed (see the errors above)");

@@ -67,6 +67,11 @@ static cl::opt<std::string> backend("backend", cl::desc("cpu or cuda"),
 static cl::opt<std::string> strategy("strategy",
                                      cl::desc("pytorch, global or exact"),
                                      cl::init("global"), cl::cat(runCategory));
+static cl::opt<std::string> maxBytesPerRank(
+    "max-bytes-per-rank",
+    cl::desc("memory budget of every rank (bytes, K/M/G suffixes): the plan "
+             "keeps every rank's peak within it or the run stops"),
+    cl::cat(runCategory));
 static cl::opt<bool> syncCollectives(
     "sync-collectives",
     cl::desc("partition without async collectives (nothing overlaps "
@@ -181,6 +186,7 @@ static Options collectOptions(int threads) {
   o.traceFile = traceFile;
   o.backend = backend;
   o.strategy = strategy;
+  o.maxBytesPerRank = maxBytesPerRank;
   o.lowering = lowering;
   o.syncCollectives = syncCollectives;
   o.iters = iterations;

@@ -2,6 +2,8 @@
 
 #include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
 #include "dtensor/Dialect/DTensor/Analysis/GlobalPlanner.h"
+#include "dtensor/Dialect/DTensor/Analysis/MemoryBudget.h"
+#include "dtensor/Dialect/DTensor/Analysis/MemoryLiveness.h"
 #include "dtensor/Dialect/DTensor/Interfaces/ShardingRuleOpInterface.h"
 #include "dtensor/Support/CostModel.h"
 #include "dtensor/Support/ShardingMath.h"
@@ -879,6 +881,64 @@ FakeTensorAnalysis::planGlobally(FunctionOpInterface func,
   return best;
 }
 
+std::unique_ptr<FunctionPlan>
+FakeTensorAnalysis::propagateForced(FunctionOpInterface func,
+                                    const ForcedStrategies &forced,
+                                    double pytorchCost,
+                                    const PlannerStats &stats) {
+  auto p = std::make_unique<FunctionPlan>();
+  ScopedDiagnosticHandler quiet(func.getContext(),
+                                [](Diagnostic &) { return success(); });
+  if (failed(FunctionPropagator(*this, *p, func, &forced).run()))
+    return nullptr;
+  p->planRedistributions(
+      /*minCost=*/options.strategy != StrategyMode::PyTorch);
+  p->pytorchCommCost = pytorchCost;
+  p->plannerStats = stats;
+  return p;
+}
+
+FailureOr<std::unique_ptr<FunctionPlan>>
+FakeTensorAnalysis::fitBudget(FunctionOpInterface func,
+                              std::unique_ptr<FunctionPlan> plan) {
+  // A re-plan: the constrained ops forced, the others by PyTorch's rules;
+  // with strategy=global/exact also the global planner's plans from there
+  // with the constraints laid over them, the cheapest kept among those
+  // within the budget (or within the greedy plan's peak).
+  double pytorchCost = plan->pytorchCommCost;
+  PlannerStats stats = plan->plannerStats;
+  auto replan =
+      [&](const ForcedStrategies &forced) -> std::unique_ptr<FunctionPlan> {
+    std::unique_ptr<FunctionPlan> best =
+        propagateForced(func, forced, pytorchCost, stats);
+    if (!best || options.strategy == StrategyMode::PyTorch)
+      return best;
+    MemoryPeak greedyPeak = computeMemoryPeak(func, *best);
+    int64_t limit = std::max(options.maxBytesPerRank,
+                             greedyPeak.bytes[greedyPeak.getWorstRank()]);
+    double bestCost = best->computeCommCost();
+    GlobalPlannerOptions plannerOptions;
+    plannerOptions.exact = options.strategy == StrategyMode::Exact;
+    for (ForcedStrategies alt :
+         planFunctionGlobally(func, *best, plannerOptions)) {
+      for (const auto &[op, c] : forced)
+        alt[op] = c;
+      std::unique_ptr<FunctionPlan> p =
+          propagateForced(func, alt, pytorchCost, stats);
+      if (!p || p->computeCommCost() >= bestCost - 1e-9)
+        continue;
+      MemoryPeak peak = computeMemoryPeak(func, *p);
+      if (peak.bytes[peak.getWorstRank()] > limit)
+        continue;
+      bestCost = p->computeCommCost();
+      best = std::move(p);
+    }
+    return best;
+  };
+  return fitMemoryBudget(func, std::move(plan), options.maxBytesPerRank,
+                         replan);
+}
+
 FunctionPlan *FakeTensorAnalysis::analyze(FunctionOpInterface func) {
   auto it = plans.find(func);
   if (it != plans.end())
@@ -902,6 +962,16 @@ FunctionPlan *FakeTensorAnalysis::analyze(FunctionOpInterface func) {
   plan->pytorchCommCost = plan->computeCommCost();
   if (options.strategy != StrategyMode::PyTorch && plan->getMesh())
     plan = planGlobally(func, std::move(plan));
+  if (options.maxBytesPerRank > 0 && plan->getMesh()) {
+    FailureOr<std::unique_ptr<FunctionPlan>> fitted =
+        fitBudget(func, std::move(plan));
+    if (failed(fitted)) {
+      inProgress.erase(func);
+      ok = false;
+      return nullptr;
+    }
+    plan = std::move(*fitted);
+  }
   inProgress.erase(func);
   FunctionPlan *raw = plan.get();
   plans[func] = std::move(plan);

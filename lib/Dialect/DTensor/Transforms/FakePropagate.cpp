@@ -3,6 +3,7 @@
 #include "dtensor/Dialect/DTensor/Transforms/Passes.h"
 
 #include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
+#include "dtensor/Dialect/DTensor/Analysis/MemoryLiveness.h"
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
 #include "dtensor/Dialect/DTensor/Transforms/MaterializePlan.h"
 
@@ -22,9 +23,13 @@ struct FakePropagatePass
   using Base::Base;
 
   void runOnOperation() override {
+    FailureOr<int64_t> budget =
+        parseMaxBytesPerRank(getOperation(), maxBytesPerRank);
+    if (failed(budget))
+      return signalPassFailure();
     const FakeTensorAnalysis &analysis =
         getAnalysis<FakeTensorAnalysisCache>().get(
-            makeFakeTensorOptions(unknownOps, strategy));
+            makeFakeTensorOptions(unknownOps, strategy, *budget));
     if (!analysis.succeeded())
       return signalPassFailure();
     for (FunctionOpInterface func : analysis.getFunctions()) {

@@ -4,7 +4,9 @@
 
 #include "dtensor/Dialect/DTensor/Analysis/ExecutionCount.h"
 #include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
+#include "dtensor/Dialect/DTensor/Analysis/MemoryLiveness.h"
 #include "dtensor/Support/CostModel.h"
+#include "dtensor/Support/MemoryPeak.h"
 #include "dtensor/Support/ShardingMath.h"
 #include "dtensor/Support/TextTable.h"
 #include "mlir/IR/AsmState.h"
@@ -158,6 +160,11 @@ struct FunctionReport {
   std::vector<CallSite> calls;
   llvm::SmallVector<std::array<std::string, 5>> rows;
   llvm::SmallVector<int64_t> peakBytes;
+  /// Per rank, the largest buffer live at its peak (`describe`), and the
+  /// JSON `peak_values` (value and bytes per rank).
+  llvm::SmallVector<std::string> peakValues;
+  llvm::SmallVector<int64_t> peakValueBytes;
+  json::Array peakJson;
   /// Every execution per call of the function: loops times their trip
   /// count, the dearest region of a branch, callees once per call.
   Tally totals;
@@ -264,11 +271,13 @@ private:
         return cast<StringAttr>(m.getAxisNames()[axis]).getValue().str();
     return std::to_string(axis);
   }
-  /// The `values` section, the table rows and the peak estimate.
+  /// The `values` section and the table rows.
   void addValues();
-  /// Adds the bytes of `v` to `deltas` over its live range in `order`.
-  void addLiveRange(Value v, const llvm::DenseMap<Operation *, int64_t> &order,
-                    llvm::SmallVectorImpl<llvm::SmallVector<int64_t>> &deltas);
+  /// The per-rank peak (`computeMemoryPeak`) and its largest buffers.
+  void addPeak();
+  /// A buffer of the peak for the report: `%3`, `%3 redistributed`,
+  /// `all_gather buffers of %3`.
+  std::string describe(const PeakBuffer &b);
   /// The text table's "local shapes" cell: one shape, or one per rank when
   /// they differ.
   static std::string localShapesCell(llvm::ArrayRef<Shape> shapes);
@@ -324,36 +333,7 @@ std::string ReportBuilder::localShapesCell(llvm::ArrayRef<Shape> shapes) {
   return local;
 }
 
-void ReportBuilder::addLiveRange(
-    Value v, const llvm::DenseMap<Operation *, int64_t> &order,
-    llvm::SmallVectorImpl<llvm::SmallVector<int64_t>> &deltas) {
-  Operation *def = v.getDefiningOp();
-  int64_t start = def ? order.lookup(def) : 0;
-  int64_t end = start;
-  for (Operation *user : v.getUsers()) {
-    Operation *u = user;
-    while (u && !order.count(u))
-      u = u->getParentOp();
-    if (u)
-      end = std::max(end, order.lookup(u));
-  }
-  auto bytes = plan.getLocalBytes(v);
-  for (int64_t at : {start, end + 1})
-    if (deltas[at].empty())
-      deltas[at].assign(numRanks, 0);
-  for (int64_t r = 0; r < numRanks; ++r) {
-    deltas[start][r] += bytes[r];
-    deltas[end + 1][r] -= bytes[r];
-  }
-}
-
 void ReportBuilder::addValues() {
-  // Live ranges in program order for the peak estimate.
-  llvm::DenseMap<Operation *, int64_t> order;
-  int64_t counter = 0;
-  func.getFunctionBody().walk<WalkOrder::PreOrder>(
-      [&](Operation *op) { order[op] = ++counter; });
-  llvm::SmallVector<llvm::SmallVector<int64_t>> deltas(counter + 2);
   json::Array values;
   for (Value v : plan.getValues()) {
     const FakeTensor *t = plan.lookup(v);
@@ -377,19 +357,35 @@ void ReportBuilder::addValues() {
                             typeString(t->type.getElementType()),
                         placementsToString(t->placements),
                         localShapesCell(shapes)});
-    addLiveRange(v, order, deltas);
   }
   rep.object["values"] = std::move(values);
-  rep.peakBytes.assign(numRanks, 0);
-  llvm::SmallVector<int64_t> live(numRanks, 0);
-  for (const auto &d : deltas) {
-    if (d.empty())
-      continue;
-    for (int64_t r = 0; r < numRanks; ++r) {
-      live[r] += d[r];
-      rep.peakBytes[r] = std::max(rep.peakBytes[r], live[r]);
-    }
+}
+
+std::string ReportBuilder::describe(const PeakBuffer &b) {
+  if (!b.value)
+    return "nothing";
+  switch (b.kind) {
+  case BufferKind::Value:
+    return valueName(b.value);
+  case BufferKind::Redistributed:
+    return valueName(b.value) + " redistributed";
+  case BufferKind::Temporaries:
+    return b.steps + " buffers of " + valueName(b.value);
   }
+  return valueName(b.value);
+}
+
+void ReportBuilder::addPeak() {
+  MemoryPeak peak = computeMemoryPeak(func, plan);
+  rep.peakBytes = peak.bytes;
+  json::Array values;
+  for (const PeakBuffer &b : peak.largest) {
+    rep.peakValues.push_back(describe(b));
+    rep.peakValueBytes.push_back(b.bytes);
+    values.push_back(json::Object{{"value", rep.peakValues.back()},
+                                  {"bytes", b.bytes}});
+  }
+  rep.peakJson = std::move(values);
 }
 
 json::Array ReportBuilder::returnsJson() {
@@ -561,6 +557,7 @@ FunctionReport ReportBuilder::build(std::optional<double> pytorchCostUs) {
   rep.object["name"] = func.getName().str();
   rep.object["mesh"] = meshJson();
   addValues();
+  addPeak();
   rep.object["returns"] = returnsJson();
   addCollectives();
   addCalls();
@@ -569,6 +566,7 @@ FunctionReport ReportBuilder::build(std::optional<double> pytorchCostUs) {
   rep.planCostUs = plan.computeCommCost();
   json::Object totals = tallyJson(rep.totals);
   totals["peak_bytes"] = toJson(rep.peakBytes);
+  totals["peak_values"] = std::move(rep.peakJson);
   totals["plan_comm_cost_us"] = jsonNumber(rep.planCostUs);
   rep.object["totals"] = std::move(totals);
   if (const PlannerStats &stats = plan.plannerStats; stats.exactRequested)
@@ -677,6 +675,23 @@ void printPlanner(llvm::raw_ostream &os, const PlannerStats &stats,
      << " us above it at most)\n";
 }
 
+/// The peak per rank in human units, and the largest buffer live at the
+/// peak of the worst rank.
+void printPeak(llvm::raw_ostream &os, const FunctionReport &rep) {
+  if (rep.peakBytes.empty())
+    return;
+  os << "peak memory/rank: [";
+  llvm::interleave(
+      rep.peakBytes, os, [&](int64_t b) { os << formatByteSize(b); }, ", ");
+  int64_t worst = 0;
+  for (auto [r, b] : llvm::enumerate(rep.peakBytes))
+    if (b > rep.peakBytes[worst])
+      worst = static_cast<int64_t>(r);
+  os << "]; largest live at the peak of rank " << worst << ": "
+     << rep.peakValues[worst] << " ("
+     << formatByteSize(rep.peakValueBytes[worst]) << ")\n";
+}
+
 void printText(llvm::raw_ostream &os, FunctionOpInterface func,
                const FunctionPlan &plan, const FunctionReport &rep) {
   os << "function @" << func.getName();
@@ -733,6 +748,7 @@ void printText(llvm::raw_ostream &os, FunctionOpInterface func,
        << llvm::formatv("{0:F1}", *rep.pytorchCostUs);
   os << " comm_bytes/rank=[" << joinIntegers(rep.totals.bytes)
      << "] peak_bytes/rank=[" << joinIntegers(rep.peakBytes) << "]\n";
+  printPeak(os, rep);
   // Loops or calls: the planner's objective counts each collective once.
   if (std::abs(rep.planCostUs - rep.totals.costUs) > 1e-9)
     os << "plan: comm_cost_us=" << llvm::formatv("{0:F1}", rep.planCostUs)
@@ -789,9 +805,13 @@ struct FakeReportPass
           << "'";
       return signalPassFailure();
     }
+    FailureOr<int64_t> budget =
+        parseMaxBytesPerRank(getOperation(), maxBytesPerRank);
+    if (failed(budget))
+      return signalPassFailure();
     const FakeTensorAnalysis &analysis =
         getAnalysis<FakeTensorAnalysisCache>().get(
-            makeFakeTensorOptions(unknownOps, strategy));
+            makeFakeTensorOptions(unknownOps, strategy, *budget));
     if (!analysis.succeeded())
       return signalPassFailure();
 

@@ -11,6 +11,7 @@
 #include "dtensor/Dialect/DTensor/Transforms/Passes.h"
 
 #include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
+#include "dtensor/Dialect/DTensor/Analysis/MemoryLiveness.h"
 #include "dtensor/Dialect/DTensor/IR/DTensorOps.h"
 #include "dtensor/Dialect/DTensor/Interfaces/ShardingRuleOpInterface.h"
 #include "dtensor/Dialect/DTensor/Transforms/MaterializePlan.h"
@@ -576,7 +577,12 @@ struct PartitionPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FakeTensorOptions options = makeFakeTensorOptions(unknownOps, strategy);
+    FailureOr<int64_t> budget =
+        parseMaxBytesPerRank(module, maxBytesPerRank);
+    if (failed(budget))
+      return signalPassFailure();
+    FakeTensorOptions options =
+        makeFakeTensorOptions(unknownOps, strategy, *budget);
     const FakeTensorAnalysis *analysis =
         &getAnalysis<FakeTensorAnalysisCache>().get(options);
     if (!analysis->succeeded())
@@ -592,6 +598,8 @@ struct PartitionPass
     // the program.
     std::unique_ptr<FakeTensorAnalysis> materialized;
     if (inserted) {
+      // The pins hold the budgeted plan; it needs no second fitting.
+      options.maxBytesPerRank = 0;
       materialized = std::make_unique<FakeTensorAnalysis>(module, options);
       analysis = materialized.get();
       if (!analysis->succeeded())

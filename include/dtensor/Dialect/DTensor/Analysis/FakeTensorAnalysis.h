@@ -57,9 +57,13 @@ enum class StrategyMode {
 struct FakeTensorOptions {
   UnknownOpPolicy unknownOps = UnknownOpPolicy::Error;
   StrategyMode strategy = StrategyMode::Global;
+  /// `max-bytes-per-rank`: every rank's peak (`computeMemoryPeak`) must
+  /// stay within it (`fitMemoryBudget`); 0 for no budget.
+  int64_t maxBytesPerRank = 0;
 
   bool operator==(const FakeTensorOptions &o) const {
-    return unknownOps == o.unknownOps && strategy == o.strategy;
+    return unknownOps == o.unknownOps && strategy == o.strategy &&
+           maxBytesPerRank == o.maxBytesPerRank;
   }
 };
 
@@ -68,10 +72,12 @@ struct FakeTensorOptions {
 /// analysis builds its options here.
 inline FakeTensorOptions
 makeFakeTensorOptions(UnknownOpPolicy unknownOps,
-                      StrategyMode strategy = StrategyMode::Global) {
+                      StrategyMode strategy = StrategyMode::Global,
+                      int64_t maxBytesPerRank = 0) {
   FakeTensorOptions options;
   options.unknownOps = unknownOps;
   options.strategy = strategy;
+  options.maxBytesPerRank = maxBytesPerRank;
   return options;
 }
 
@@ -254,6 +260,16 @@ private:
   /// The cheapest of `pytorch` and the global planner's plans of `func`.
   std::unique_ptr<FunctionPlan>
   planGlobally(FunctionOpInterface func, std::unique_ptr<FunctionPlan> pytorch);
+  /// A plan of `func` with the strategies of `forced`, the other ops chosen
+  /// greedily; null if propagation fails (quietly). It carries
+  /// `pytorchCost` and `stats` over.
+  std::unique_ptr<FunctionPlan>
+  propagateForced(FunctionOpInterface func,
+                  const llvm::DenseMap<Operation *, ShardingCandidate> &forced,
+                  double pytorchCost, const PlannerStats &stats);
+  /// `plan`, or a plan within `options.maxBytesPerRank` (`fitMemoryBudget`).
+  FailureOr<std::unique_ptr<FunctionPlan>>
+  fitBudget(FunctionOpInterface func, std::unique_ptr<FunctionPlan> plan);
 
   ModuleOp module;
   FakeTensorOptions options;

@@ -28,6 +28,13 @@ defvar UnknownOpsOption = Option<"unknownOps", "unknown-ops",
       clEnumValN(::mlir::dtensor::UnknownOpPolicy::Replicate, "replicate",
                  "replicate its operands and results, with a warning"))}]>;
 
+defvar MaxBytesPerRankOption = Option<"maxBytesPerRank", "max-bytes-per-rank",
+    "std::string", "\"\"",
+    "memory budget of every rank, in bytes with an optional K, M or G "
+    "suffix (powers of 1024): the plan keeps every rank's peak within it "
+    "(sharding values it would replicate), or fails naming the smallest "
+    "peak it reached; empty for none">;
+
 def DTensorFakePropagate : Pass<"dtensor-fake-propagate", "::mlir::ModuleOp"> {
   let summary = "choose a sharding strategy per op and annotate placements";
   let description = [{
@@ -59,7 +66,7 @@ def DTensorFakePropagate : Pass<"dtensor-fake-propagate", "::mlir::ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::dtensor::DTensorDialect"];
-  let options = [StrategyOption, UnknownOpsOption];
+  let options = [StrategyOption, UnknownOpsOption, MaxBytesPerRankOption];
   let statistics = [
     Statistic<"numRedistributions", "num-redistributions",
               "Number of dtensor.redistribute ops inserted">,
@@ -108,7 +115,7 @@ def DTensorFakeReport : Pass<"dtensor-fake-report", "::mlir::ModuleOp"> {
     Option<"comparePytorch", "compare-pytorch", "bool", "false",
            "also give the total cost of the pytorch plan "
            "(`totals.pytorch_comm_cost_us`)">,
-    UnknownOpsOption
+    UnknownOpsOption, MaxBytesPerRankOption
   ];
 }
 
@@ -150,7 +157,7 @@ def DTensorPartition : Pass<"dtensor-partition", "::mlir::ModuleOp"> {
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
   let options = [
-    StrategyOption, UnknownOpsOption,
+    StrategyOption, UnknownOpsOption, MaxBytesPerRankOption,
     Option<"asyncCollectives", "async-collectives", "bool", "true",
            "emit the async form (`_start` + `dtensor.wait` before the first "
            "use) of every collective that compute can overlap">
