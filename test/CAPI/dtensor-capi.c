@@ -62,7 +62,16 @@ static void printModule(DtensorModule module) {
 /* The `"totals": {...}` object of a pretty-printed report, one line. */
 static void printTotals(const char *json) {
   const char *begin = strstr(json, "\"totals\"");
-  const char *end = begin ? strchr(begin, '}') : NULL;
+  const char *end = NULL;
+  int depth = 0;
+  for (const char *c = begin ? strchr(begin, '{') : NULL; c && *c; ++c) {
+    if (*c == '{')
+      ++depth;
+    else if (*c == '}' && --depth == 0) {
+      end = c;
+      break;
+    }
+  }
   if (!end) {
     printf("totals: missing\n");
     return;

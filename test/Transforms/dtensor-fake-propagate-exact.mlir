@@ -37,6 +37,7 @@
 // The text report says how the plan was found.
 // RUN: dtensor-opt %dtensor_src_root/examples/block_tp.mlir --dtensor-fake-report="format=text strategy=exact" -o /dev/null | FileCheck %s --check-prefix=TEXT
 // TEXT: totals: collectives=6 comm_cost_us=150.6
+// TEXT-NEXT: peak memory/rank: [128.0 MiB, 128.0 MiB, 128.0 MiB, 128.0 MiB]; largest live at the peak of rank 0: %15 (32.0 MiB)
 // TEXT-NEXT: planner: exact over 19 ops, proven optimal
 
 // The propagated exact plan is a fixed point and partitions.
