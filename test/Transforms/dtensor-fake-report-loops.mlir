@@ -32,6 +32,7 @@
 // CHECK: reduce_scatter  tp {{.*}} linalg.matmul (report-control-flow.mlir:13:10)  x2 in scf.for (report-control-flow.mlir:10:8)
 // CHECK-NEXT: all_reduce  tp {{.*}} func.return (report-control-flow.mlir:16:3)     x1
 // CHECK: totals: collectives=3 comm_cost_us=22.4 comm_bytes/rank=[24576 24576]
+// CHECK-NEXT: peak memory/rank:
 // CHECK-NEXT: plan: comm_cost_us=15.1 counting each collective once
 // CHECK-LABEL: function @caller
 // CHECK: calls:
