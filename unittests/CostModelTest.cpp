@@ -71,6 +71,28 @@ TEST(CostModel, TwoAxes) {
               reduceScatterCost(full / 2, 2), 1e-9);
 }
 
+// PyTorch 2.15's `_compute_placement_transition_cost` has no case for a
+// strided shard (`_StridedShard.is_shard()` is false): its gathers and chunks
+// cost nothing there, and the project copies that, so that strategy=pytorch
+// picks what PyTorch picks. The bytes of the other steps count it as a
+// shard (`num_shards` uses `_is_shard_like`).
+TEST(CostModel, StridedShardCostsWhatPyTorchCharges) {
+  int64_t bytes = 32 * 4;
+  const Placement SS = Placement::stridedShard(0, 4);
+  const Placement R = Placement::replicate();
+  EXPECT_EQ(transitionCost(bytes, {4}, {SS}, 0, R), 0.0);
+  EXPECT_EQ(transitionCost(bytes, {4}, {R}, 0, SS), 0.0);
+  EXPECT_EQ(redistributeCost(bytes, {4}, {SS}, {Placement::shard(0)}), 0.0);
+  EXPECT_TRUE(std::isinf(
+      transitionCost(bytes, {4}, {SS}, 0, Placement::partial())));
+  // [R, _S] -> [S(1)...]: the all-to-all on axis 0 moves a quarter.
+  int64_t b2 = 8 * 32 * 4;
+  EXPECT_NEAR(transitionCost(b2, {2, 2},
+                             {Placement::shard(0), Placement::stridedShard(1, 2)},
+                             0, Placement::shard(1)),
+              allToAllCost(b2 / 4.0 / kGiB, 2), 1e-9);
+}
+
 TEST(SelectCandidate, NoRedistributionAtZeroCostWins) {
   // A candidate that is free but needs a (free) redistribution loses to a
   // later one that needs none.
