@@ -135,10 +135,11 @@ bool mlir::dtensor::planRedistribute(
 
 double mlir::dtensor::planCost(llvm::ArrayRef<RedistributeStep> steps,
                                llvm::ArrayRef<int64_t> mesh,
-                               int64_t globalBytes) {
+                               int64_t globalBytes, StridedCost strided) {
   double total = 0;
   for (const RedistributeStep &step : steps)
-    total += transitionCost(globalBytes, mesh, step.before, step.axis, step.to);
+    total += transitionCost(globalBytes, mesh, step.before, step.axis, step.to,
+                            strided);
   return total;
 }
 
