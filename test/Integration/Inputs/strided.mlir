@@ -43,7 +43,7 @@ func.func @to_strided(%x: tensor<6x4xf32>, %y: tensor<24x3xf32> {dtensor.spec = 
 // A 2x2 mesh: [4,8] [S(0), S(1)] merged is [S(0), _S(0, 2)]; [2,3,8] S(2)
 // over the second axis merged into [2,24] is [R, _S(1, 3)], reduced over
 // the strided dim to P(sum), then all-reduced.
-func.func @grid(%x: tensor<4x8xf32> {dtensor.spec = #dtensor.spec<@grid, [S(0), S(1)]>},
+func.func @two_d(%x: tensor<4x8xf32> {dtensor.spec = #dtensor.spec<@grid, [S(0), S(1)]>},
                 %y: tensor<2x3x8xf32> {dtensor.spec = #dtensor.spec<@grid, [R, S(2)]>})
     -> (tensor<32xf32>, tensor<32xf32> {dtensor.spec = #dtensor.spec<@grid, [R, R]>},
         tensor<2xf32> {dtensor.spec = #dtensor.spec<@grid, [R, R]>}) {
