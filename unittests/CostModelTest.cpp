@@ -71,6 +71,30 @@ TEST(CostModel, TwoAxes) {
               reduceScatterCost(full / 2, 2), 1e-9);
 }
 
+// PyTorch 2.15's `_compute_placement_transition_cost` has no case for a
+// strided shard (`_StridedShard.is_shard()` is false): its gathers and chunks
+// cost nothing there. strategy=pytorch prices them so (to pick what PyTorch
+// picks); the planner prices the collective they run, as for a plain shard.
+TEST(CostModel, StridedShard) {
+  int64_t bytes = 32 * 4;
+  const Placement SS = Placement::stridedShard(0, 4);
+  const Placement R = Placement::replicate();
+  const StridedCost pt = StridedCost::PyTorch;
+  EXPECT_EQ(transitionCost(bytes, {4}, {SS}, 0, R, pt), 0.0);
+  EXPECT_EQ(transitionCost(bytes, {4}, {R}, 0, SS, pt), 0.0);
+  EXPECT_EQ(redistributeCost(bytes, {4}, {SS}, {Placement::shard(0)}, pt), 0.0);
+  EXPECT_TRUE(std::isinf(
+      transitionCost(bytes, {4}, {SS}, 0, Placement::partial(), pt)));
+  double gather = allGatherCost(bytes / kGiB, 4);
+  EXPECT_NEAR(transitionCost(bytes, {4}, {SS}, 0, R), gather, 1e-9);
+  EXPECT_EQ(transitionCost(bytes, {4}, {R}, 0, SS), 0.0);
+  // _S -> S(0) runs as an all-gather and a local chunk.
+  EXPECT_NEAR(redistributeCost(bytes, {4}, {SS}, {Placement::shard(0)}),
+              gather, 1e-9);
+  EXPECT_TRUE(
+      std::isinf(transitionCost(bytes, {4}, {SS}, 0, Placement::partial())));
+}
+
 TEST(SelectCandidate, NoRedistributionAtZeroCostWins) {
   // A candidate that is free but needs a (free) redistribution loses to a
   // later one that needs none.

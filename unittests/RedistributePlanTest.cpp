@@ -104,3 +104,23 @@ TEST(RedistributePlanMinCost, KeepsPyTorchPlanWhenNotCheaper) {
             "error: cannot redistribute S(0) to P(sum)");
 }
 } // namespace
+
+// A strided shard goes to R by an all-gather and comes from R by a local
+// chunk; everything else passes through R (PyTorch 2.15 runs `_S(0, 4)` ->
+// S(0) as one all-gather, P -> `_S` as one all-reduce: CommDebugMode).
+TEST(RedistributePlan, StridedShard) {
+  const Placement SS = Placement::stridedShard(0, 4);
+  const Placement SS2 = Placement::stridedShard(0, 2);
+  EXPECT_EQ(plan({SS}, {R}), "all_gather@0");
+  EXPECT_EQ(plan({R}, {SS}), "local_chunk@0");
+  EXPECT_EQ(plan({SS}, {S0}), "all_gather@0; local_chunk@0");
+  EXPECT_EQ(plan({S0}, {SS}), "all_gather@0; local_chunk@0");
+  EXPECT_EQ(plan({P}, {SS}), "all_reduce@0; local_chunk@0");
+  EXPECT_EQ(plan({SS}, {SS2}), "all_gather@0; local_chunk@0");
+  EXPECT_EQ(plan({SS}, {P}), "error: cannot redistribute _S(0, 4) to P(sum)");
+  // Inner axes first, as for nested plain shards.
+  EXPECT_EQ(plan({S0, SS2}, {R, R}), "all_gather@1; all_gather@0");
+  EXPECT_EQ(plan({SS, S0}, {R, R}), "all_gather@1; all_gather@0");
+  EXPECT_EQ(plan({S0, SS2}, {S0, S0}), "all_gather@1; local_chunk@1");
+  EXPECT_EQ(plan({SS, R}, {S0, R}), "all_gather@0; local_chunk@0");
+}

@@ -158,3 +158,126 @@ TEST(LocalBytes, PerRankBytesOfUnevenShards) {
             (llvm::SmallVector<int64_t>{8, 8, 8}));
 }
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Strided shards (`_S(d, sf)`, PyTorch's _StridedShard)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A 1-D tensor of `size` elements on `mesh` and every rank's global
+/// indices, in row-major rank order, as PyTorch 2.15 computes them
+/// (`_StridedShard._local_shard_size_and_offset(offset_mode=ALL)` and
+/// `Shard._local_shard_size_and_offset` composed left to right; generated
+/// by running PyTorch).
+struct StridedCase {
+  int64_t size;
+  std::vector<int64_t> mesh;
+  std::vector<Placement> placements;
+  std::vector<std::vector<int64_t>> indices;
+};
+
+const StridedCase kStridedCases[] = {
+  {32, {4}, {Placement::stridedShard(0, 4)},
+   {{0, 1, 8, 9, 16, 17, 24, 25}, {2, 3, 10, 11, 18, 19, 26, 27}, {4, 5, 12, 13, 20, 21, 28, 29}, {6, 7, 14, 15, 22, 23, 30, 31}}},
+  {9, {4}, {Placement::stridedShard(0, 2)},
+   {{0, 1, 5}, {2, 3, 6}, {4, 7}, {8}}},
+  {18, {4}, {Placement::stridedShard(0, 3)},
+   {{0, 1, 6, 7, 12, 13}, {2, 3, 8, 9, 14, 15}, {4, 5, 10, 11, 16, 17}, {}}},
+  {24, {4}, {Placement::stridedShard(0, 4)},
+   {{0, 1, 6, 7, 12, 13, 18, 19}, {2, 3, 8, 9, 14, 15, 20, 21}, {4, 5, 10, 11, 16, 17, 22, 23}, {}}},
+  {12, {3}, {Placement::stridedShard(0, 4)},
+   {{0, 3, 6, 9}, {1, 4, 7, 10}, {2, 5, 8, 11}}},
+  {32, {2, 2}, {Placement::shard(0), Placement::stridedShard(0, 2)},
+   {{0, 1, 2, 3, 8, 9, 10, 11}, {4, 5, 6, 7, 12, 13, 14, 15}, {16, 17, 18, 19, 24, 25, 26, 27}, {20, 21, 22, 23, 28, 29, 30, 31}}},
+  {32, {2, 2}, {Placement::stridedShard(0, 4), Placement::shard(0)},
+   {{0, 1, 2, 3, 8, 9, 10, 11}, {16, 17, 18, 19, 24, 25, 26, 27}, {4, 5, 6, 7, 12, 13, 14, 15}, {20, 21, 22, 23, 28, 29, 30, 31}}},
+  {32, {2, 2}, {Placement::stridedShard(0, 4), Placement::stridedShard(0, 4)},
+   {{0, 1, 8, 9, 16, 17, 24, 25}, {2, 3, 10, 11, 18, 19, 26, 27}, {4, 5, 12, 13, 20, 21, 28, 29}, {6, 7, 14, 15, 22, 23, 30, 31}}},
+  {20, {2, 2}, {Placement::stridedShard(0, 2), Placement::shard(0)},
+   {{0, 1, 2, 3, 4}, {10, 11, 12, 13, 14}, {5, 6, 7, 8, 9}, {15, 16, 17, 18, 19}}},
+  {30, {2, 4}, {Placement::replicate(), Placement::stridedShard(0, 3)},
+   {{0, 1, 2, 10, 11, 12, 20, 21, 22}, {3, 4, 5, 13, 14, 15, 23, 24, 25}, {6, 7, 8, 16, 17, 18, 26, 27, 28}, {9, 19, 29}, {0, 1, 2, 10, 11, 12, 20, 21, 22}, {3, 4, 5, 13, 14, 15, 23, 24, 25}, {6, 7, 8, 16, 17, 18, 26, 27, 28}, {9, 19, 29}}},
+};
+} // namespace
+
+TEST(StridedShard, LocalIndicesMatchPyTorch) {
+  for (const StridedCase &c : kStridedCases) {
+    for (size_t r = 0; r < c.indices.size(); ++r) {
+      auto coords = rankToCoords(c.mesh, r);
+      auto idx = computeLocalIndices(c.size, c.mesh, c.placements, coords, 0);
+      EXPECT_EQ(std::vector<int64_t>(idx.begin(), idx.end()), c.indices[r])
+          << placementsToString(c.placements) << " rank " << r;
+      LocalShard s = computeLocalShard({c.size}, c.mesh, c.placements, coords);
+      EXPECT_EQ(s.shape[0], static_cast<int64_t>(c.indices[r].size()));
+      // PyTorch's global offset: the first index, the size when empty.
+      EXPECT_EQ(s.offsets[0],
+                c.indices[r].empty() ? c.size : c.indices[r].front());
+    }
+  }
+}
+
+TEST(StridedShard, ChunkSizesAndPositions) {
+  // 9 elements, 2 groups [0..4], [5..8], over 4: PyTorch's docstring example.
+  EXPECT_EQ(stridedChunkSize(9, 2, 4, 0), 3);
+  EXPECT_EQ(stridedChunkSize(9, 2, 4, 3), 1);
+  auto pos = stridedChunkPositions(9, 2, 4, 2);
+  EXPECT_EQ(std::vector<int64_t>(pos.begin(), pos.end()),
+            (std::vector<int64_t>{4, 7}));
+  // Every element lands on exactly one rank.
+  for (int64_t n : {8, 12, 18, 30})
+    for (int64_t sf : {2, 3})
+      for (int64_t k : {2, 3, 4}) {
+        std::vector<int> seen(n, 0);
+        for (int64_t r = 0; r < k; ++r) {
+          auto p = stridedChunkPositions(n, sf, k, r);
+          EXPECT_EQ(static_cast<int64_t>(p.size()),
+                    stridedChunkSize(n, sf, k, r));
+          for (int64_t i : p)
+            ++seen[i];
+        }
+        for (int s : seen)
+          EXPECT_EQ(s, 1) << n << " " << sf << " " << k;
+      }
+}
+
+TEST(StridedShard, LocalTypeShapeAgreesWithTheRanks) {
+  // A static local size is every rank's (dynamic is always safe).
+  for (const StridedCase &c : kStridedCases) {
+    auto type = computeLocalTypeShape({c.size}, c.mesh, c.placements, -1);
+    bool equal = llvm::all_of(c.indices, [&](const auto &i) {
+      return i.size() == c.indices.front().size();
+    });
+    if (type[0] != -1) {
+      EXPECT_TRUE(equal) << placementsToString(c.placements);
+      EXPECT_EQ(type[0], static_cast<int64_t>(c.indices.front().size()));
+    }
+  }
+  EXPECT_EQ(computeLocalTypeShape({32, 3}, {4}, {Placement::stridedShard(0, 4)},
+                                  -1),
+            (llvm::SmallVector<int64_t, 4>{8, 3}));
+  EXPECT_EQ(computeLocalTypeShape({18}, {4}, {Placement::stridedShard(0, 3)},
+                                  -1),
+            (llvm::SmallVector<int64_t, 4>{-1}));
+}
+
+TEST(StridedShard, PrintCompareAndCheck) {
+  Placement p = Placement::stridedShard(0, 4);
+  EXPECT_EQ(p.str(), "_S(0, 4)");
+  EXPECT_FALSE(p.isShard());
+  EXPECT_TRUE(p.isShardLike(0));
+  EXPECT_NE(p, Placement::shard(0));
+  EXPECT_NE(p, Placement::stridedShard(0, 2));
+  EXPECT_EQ(p, Placement::stridedShard(0, 4));
+  EXPECT_NE(hash_value(p), hash_value(Placement::stridedShard(0, 2)));
+  EXPECT_EQ(p.withDim(2), Placement::stridedShard(2, 4));
+  EXPECT_EQ(checkPlacements({Placement::stridedShard(2, 4)}, 1, 2),
+            "placement _S(2, 4) shards dim 2 but the tensor has rank 2");
+  EXPECT_EQ(checkStridedShards({p}, {8}, -1), "");
+  EXPECT_EQ(checkStridedShards({Placement::stridedShard(0, 3)}, {8}, -1),
+            "placement _S(0, 3) splits dim 0 of size 8 into 3 groups, which "
+            "does not divide it");
+  EXPECT_EQ(numShards({2, 2}, {Placement::shard(0), p}), 4);
+  // is_tensor_shardable: at least shards * split factor elements.
+  EXPECT_TRUE(isShardable({8}, {2}, {p}));
+  EXPECT_FALSE(isShardable({4}, {2}, {p}));
+}

@@ -36,10 +36,20 @@ double mlir::dtensor::allToAllCost(double gb, int64_t k) {
 double mlir::dtensor::transitionCost(int64_t globalBytes,
                                      llvm::ArrayRef<int64_t> mesh,
                                      llvm::ArrayRef<Placement> before,
-                                     int64_t axis, Placement to) {
+                                     int64_t axis, Placement to,
+                                     StridedCost strided) {
   Placement cur = before[axis];
   if (cur == to)
     return 0.0;
+  // Priced as the shard it is, or (PyTorch) as nothing PyTorch knows.
+  if (strided == StridedCost::Collective) {
+    if (cur.isStridedShard())
+      cur = Placement::shard(cur.getDim());
+    if (to.isStridedShard())
+      to = Placement::shard(to.getDim());
+  } else if (cur.isStridedShard() || to.isStridedShard()) {
+    return to.isPartial() ? kInfiniteCost : 0.0;
+  }
   // PyTorch's `comm_bytes_gb` at this step: the bytes of one shard of the
   // state before it.
   double gb = static_cast<double>(globalBytes) /
@@ -62,7 +72,8 @@ double mlir::dtensor::transitionCost(int64_t globalBytes,
 double mlir::dtensor::redistributeCost(int64_t globalBytes,
                                        llvm::ArrayRef<int64_t> mesh,
                                        llvm::ArrayRef<Placement> current,
-                                       llvm::ArrayRef<Placement> target) {
+                                       llvm::ArrayRef<Placement> target,
+                                       StridedCost strided) {
   if (llvm::all_of(current, [](Placement p) { return p.isReplicate(); }) ||
       llvm::equal(current, target))
     return 0.0;
@@ -73,7 +84,7 @@ double mlir::dtensor::redistributeCost(int64_t globalBytes,
   std::string error;
   if (!planRedistribute(current, target, steps, error))
     return kInfiniteCost;
-  return planCost(steps, mesh, globalBytes);
+  return planCost(steps, mesh, globalBytes, strided);
 }
 
 int64_t mlir::dtensor::selectCandidate(llvm::ArrayRef<CandidateCost> cands) {

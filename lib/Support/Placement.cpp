@@ -19,6 +19,9 @@ void Placement::print(llvm::raw_ostream &os) const {
   case Kind::Partial:
     os << "P(" << stringifyReduceOp(reduce) << ")";
     return;
+  case Kind::StridedShard:
+    os << "_S(" << dim << ", " << splitFactor << ")";
+    return;
   }
 }
 

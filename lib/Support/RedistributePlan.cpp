@@ -36,6 +36,19 @@ bool mlir::dtensor::isCollective(StepKind kind) {
 /// Classifies a single-axis transition; returns false if it is impossible.
 static bool classify(Placement from, Placement to, StepKind &kind,
                      std::string &error) {
+  // A strided shard only goes to and comes from R directly (PyTorch's
+  // cases 9 and 12); other moves pass through R (see `addStep`).
+  if (from.isStridedShard() || to.isStridedShard()) {
+    if (from.isStridedShard() && to.isReplicate())
+      kind = StepKind::AllGather;
+    else if (from.isReplicate() && to.isStridedShard())
+      kind = StepKind::LocalChunk;
+    else {
+      error = "cannot redistribute " + from.str() + " to " + to.str();
+      return false;
+    }
+    return true;
+  }
   if (from.isShard() && to.isReplicate())
     kind = StepKind::AllGather;
   else if (from.isShard() && to.isShard())
@@ -61,7 +74,7 @@ bool mlir::dtensor::planRedistribute(
     llvm::SmallVectorImpl<RedistributeStep> &steps, std::string &error) {
   assert(current.size() == target.size() && "placements of one mesh");
   Placements state(current.begin(), current.end());
-  auto addStep = [&](int64_t axis, Placement to) {
+  auto addDirect = [&](int64_t axis, Placement to) {
     RedistributeStep step;
     step.axis = axis;
     step.from = state[axis];
@@ -73,18 +86,33 @@ bool mlir::dtensor::planRedistribute(
     state[axis] = to;
     return true;
   };
+  // Moves from or to a strided shard that are not a gather or a chunk go
+  // through R, as PyTorch's graph-based planner does (`_S` -> S(0) is an
+  // all-gather and a local chunk, P -> `_S` an all-reduce and a chunk).
+  auto addStep = [&](int64_t axis, Placement to) {
+    Placement from = state[axis];
+    StepKind kind;
+    std::string ignored;
+    if ((from.isStridedShard() || to.isStridedShard()) &&
+        !classify(from, to, kind, ignored) && !to.isPartial())
+      return addDirect(axis, Placement::replicate()) && addDirect(axis, to);
+    return addDirect(axis, to);
+  };
   int64_t n = current.size();
   // Inner to outer: clear the axes whose target is not reachable directly
   // because outer axes shard the same dim differently. PyTorch does this
   // only for a sharded source: [R, P(sum)] -> [S(0), S(0)] is a local chunk
   // and a reduce-scatter.
-  bool sharded = llvm::any_of(current, [](Placement p) { return p.isShard(); });
+  bool sharded =
+      llvm::any_of(current, [](Placement p) { return p.isShardLike(); });
   for (int64_t axis = sharded ? n - 1 : -1; axis >= 0; --axis) {
     Placement tgt = target[axis];
-    if (tgt.isShard()) {
+    if (tgt.isShardLike()) {
       bool aligned = true;
       for (int64_t i = 0; i < axis; ++i)
-        if (state[i].isShard(tgt.getDim()) != target[i].isShard(tgt.getDim()))
+        if (state[i].isShardLike(tgt.getDim()) !=
+                target[i].isShardLike(tgt.getDim()) ||
+            (state[i].isShardLike(tgt.getDim()) && state[i] != target[i]))
           aligned = false;
       if (!aligned)
         tgt = Placement::replicate();
@@ -107,10 +135,11 @@ bool mlir::dtensor::planRedistribute(
 
 double mlir::dtensor::planCost(llvm::ArrayRef<RedistributeStep> steps,
                                llvm::ArrayRef<int64_t> mesh,
-                               int64_t globalBytes) {
+                               int64_t globalBytes, StridedCost strided) {
   double total = 0;
   for (const RedistributeStep &step : steps)
-    total += transitionCost(globalBytes, mesh, step.before, step.axis, step.to);
+    total += transitionCost(globalBytes, mesh, step.before, step.axis, step.to,
+                            strided);
   return total;
 }
 
@@ -121,9 +150,9 @@ static bool validStep(llvm::ArrayRef<Placement> state, int64_t axis,
                       Placement to) {
   Placement from = state[axis];
   for (int64_t b = axis + 1, e = state.size(); b < e; ++b) {
-    if (from.isShard() && state[b].isShard(from.getDim()))
+    if (from.isShardLike() && state[b].isShardLike(from.getDim()))
       return false;
-    if (to.isShard() && state[b].isShard(to.getDim()))
+    if (to.isShardLike() && state[b].isShardLike(to.getDim()))
       return false;
   }
   StepKind kind;

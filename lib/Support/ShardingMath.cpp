@@ -50,6 +50,55 @@ int64_t mlir::dtensor::meshNumDevices(ArrayRef<int64_t> mesh) {
   return n;
 }
 
+int64_t mlir::dtensor::stridedChunkSize(int64_t size, int64_t splitFactor,
+                                        int64_t numChunks, int64_t index) {
+  int64_t total = 0;
+  for (int64_t g = 0; g < splitFactor; ++g)
+    total += chunkExtent(chunkExtent(size, splitFactor, g).size, numChunks,
+                         index)
+                 .size;
+  return total;
+}
+
+SmallVector<int64_t> mlir::dtensor::stridedChunkPositions(int64_t size,
+                                                          int64_t splitFactor,
+                                                          int64_t numChunks,
+                                                          int64_t index) {
+  SmallVector<int64_t> positions;
+  for (int64_t g = 0; g < splitFactor; ++g) {
+    ShardExtent group = chunkExtent(size, splitFactor, g);
+    ShardExtent part = chunkExtent(group.size, numChunks, index);
+    for (int64_t i = 0; i < part.size; ++i)
+      positions.push_back(group.offset + part.offset + i);
+  }
+  return positions;
+}
+
+SmallVector<int64_t> mlir::dtensor::computeLocalIndices(
+    int64_t globalSize, ArrayRef<int64_t> mesh, ArrayRef<Placement> placements,
+    ArrayRef<int64_t> coords, int64_t d) {
+  SmallVector<int64_t> indices(globalSize);
+  for (int64_t i = 0; i < globalSize; ++i)
+    indices[i] = i;
+  for (auto [axis, p] : llvm::enumerate(placements)) {
+    if (!p.isShardLike(d))
+      continue;
+    int64_t n = indices.size();
+    SmallVector<int64_t> next;
+    if (p.isShard()) {
+      ShardExtent e = chunkExtent(n, mesh[axis], coords[axis]);
+      next.assign(indices.begin() + e.offset,
+                  indices.begin() + e.offset + e.size);
+    } else {
+      for (int64_t pos : stridedChunkPositions(n, p.getSplitFactor(),
+                                               mesh[axis], coords[axis]))
+        next.push_back(indices[pos]);
+    }
+    indices = std::move(next);
+  }
+  return indices;
+}
+
 LocalShard mlir::dtensor::computeLocalShard(ArrayRef<int64_t> globalShape,
                                             ArrayRef<int64_t> mesh,
                                             ArrayRef<Placement> placements,
@@ -57,8 +106,24 @@ LocalShard mlir::dtensor::computeLocalShard(ArrayRef<int64_t> globalShape,
   LocalShard shard;
   shard.shape.assign(globalShape.begin(), globalShape.end());
   shard.offsets.assign(globalShape.size(), 0);
+  shard.strided.resize(globalShape.size());
+  // Dims with a strided shard: the positions PyTorch tracks
+  // (`shard_dim_to_global_offsets`), the offset being the first one.
+  SmallVector<bool, 4> strided(globalShape.size(), false);
+  for (const Placement &p : placements)
+    if (p.isStridedShard())
+      strided[p.getDim()] = true;
+  for (auto [d, isStrided] : llvm::enumerate(strided)) {
+    if (!isStrided)
+      continue;
+    SmallVector<int64_t> idx =
+        computeLocalIndices(globalShape[d], mesh, placements, coords, d);
+    shard.shape[d] = idx.size();
+    shard.offsets[d] = idx.empty() ? globalShape[d] : idx.front();
+    shard.strided[d] = std::move(idx);
+  }
   for (auto [axis, p] : llvm::enumerate(placements)) {
-    if (!p.isShard())
+    if (!p.isShard() || strided[p.getDim()])
       continue;
     int64_t d = p.getDim();
     ShardExtent e = chunkExtent(shard.shape[d], mesh[axis], coords[axis]);
@@ -108,10 +173,12 @@ SmallVector<int64_t, 4> mlir::dtensor::computeLocalTypeShape(
   // This avoids enumerating the ranks of large meshes.
   SmallVector<int64_t, 4> result(globalShape.begin(), globalShape.end());
   for (auto [axis, p] : llvm::enumerate(placements)) {
-    if (!p.isShard() || result[p.getDim()] == dynamic)
+    if (!p.isShardLike() || result[p.getDim()] == dynamic)
       continue;
     int64_t &size = result[p.getDim()];
-    size = size % mesh[axis] == 0 ? size / mesh[axis] : dynamic;
+    int64_t groups = p.isStridedShard() ? p.getSplitFactor() : 1;
+    bool even = size % groups == 0 && (size / groups) % mesh[axis] == 0;
+    size = even ? size / mesh[axis] : dynamic;
   }
   return result;
 }
@@ -120,7 +187,7 @@ int64_t mlir::dtensor::numShards(ArrayRef<int64_t> mesh,
                                  ArrayRef<Placement> placements) {
   int64_t n = 1;
   for (auto [axis, p] : llvm::enumerate(placements))
-    if (p.isShard())
+    if (p.isShardLike())
       n *= mesh[axis];
   return n;
 }
@@ -136,7 +203,7 @@ std::string mlir::dtensor::checkPlacements(ArrayRef<Placement> placements,
     return msg;
   }
   for (const Placement &p : placements) {
-    if (p.isShard() && (p.getDim() < 0 || p.getDim() >= tensorRank)) {
+    if (p.isShardLike() && (p.getDim() < 0 || p.getDim() >= tensorRank)) {
       os << "placement " << p << " shards dim " << p.getDim()
          << " but the tensor has rank " << tensorRank;
       return msg;
@@ -145,15 +212,43 @@ std::string mlir::dtensor::checkPlacements(ArrayRef<Placement> placements,
   return msg;
 }
 
+std::string mlir::dtensor::checkStridedShards(ArrayRef<Placement> placements,
+                                              ArrayRef<int64_t> shape,
+                                              int64_t dynamic) {
+  std::string msg;
+  llvm::raw_string_ostream os(msg);
+  for (const Placement &p : placements) {
+    if (!p.isStridedShard() || p.getDim() >= (int64_t)shape.size())
+      continue;
+    int64_t size = shape[p.getDim()];
+    if (size == dynamic || size % p.getSplitFactor() == 0)
+      continue;
+    os << "placement " << p << " splits dim " << p.getDim() << " of size "
+       << size << " into " << p.getSplitFactor()
+       << " groups, which does not divide it";
+    return msg;
+  }
+  return msg;
+}
+
 bool mlir::dtensor::isShardable(ArrayRef<int64_t> globalShape,
                                 ArrayRef<int64_t> mesh,
                                 ArrayRef<Placement> placements) {
+  // As PyTorch's `is_tensor_shardable`: after each axis, a dim holds at
+  // least as many elements as its shards so far (times the split factor of
+  // a strided shard).
   SmallVector<int64_t, 4> shardsPerDim(globalShape.size(), 1);
-  for (auto [axis, p] : llvm::enumerate(placements))
-    if (p.isShard())
-      shardsPerDim[p.getDim()] *= mesh[axis];
-  for (auto [size, shards] : llvm::zip_equal(globalShape, shardsPerDim))
-    if (shards > 1 && size < shards)
+  for (auto [axis, p] : llvm::enumerate(placements)) {
+    if (!p.isShardLike())
+      continue;
+    int64_t &shards = shardsPerDim[p.getDim()];
+    shards *= mesh[axis];
+    int64_t bound = p.isStridedShard() ? shards * p.getSplitFactor() : shards;
+    if (globalShape[p.getDim()] < bound)
       return false;
+    // The project's restriction: the groups of a strided shard are even.
+    if (p.isStridedShard() && globalShape[p.getDim()] % p.getSplitFactor())
+      return false;
+  }
   return true;
 }

@@ -10,7 +10,8 @@ through torch.export and torch-mlir (needs torch and torch-mlir).
 """
 
 from ._dtensor_mlir import MLIRError
-from .placement import DeviceMesh, Partial, Placement, Replicate, Shard, parse_placements
+from .placement import (DeviceMesh, Partial, Placement, Replicate, Shard, StridedShard,
+                        parse_placements)
 from .program import (CheckResult, DDPSplit, Program, RunError, RunResult, compile,
                       tool_path)
 from .visualize import sharding_picture
@@ -33,4 +34,4 @@ def visualize_sharding(program, value, **kwargs):
 
 __all__ = ["CheckResult", "DDPSplit", "DeviceMesh", "MLIRError", "Partial", "Placement",
            "Program", "Replicate", "RunError", "RunResult", "Shard", "compile", "from_torch",
-           "parse_placements", "sharding_picture", "tool_path", "visualize_sharding"]
+           "parse_placements", "StridedShard", "sharding_picture", "tool_path", "visualize_sharding"]

@@ -76,14 +76,37 @@ class Partial(Placement):
         return f"P({self.reduce_op})"
 
 
-_PLACEMENT_RE = re.compile(r"^\s*(?:S\((\d+)\)|(R)|P\((sum|avg|max|min)\))\s*$")
+class StridedShard(Placement):
+    """PyTorch's `_StridedShard(dim, split_factor)`, written `_S(dim, sf)`:
+    dim `dim` is cut into `split_factor` groups and every rank holds its
+    torch.chunk of each group. Reshapes make it; like PyTorch's, it is not
+    `is_shard()`."""
+
+    def __init__(self, dim, split_factor):
+        if not isinstance(dim, int) or isinstance(dim, bool) or dim < 0:
+            raise ValueError(f"StridedShard: dim must be a non-negative int, got {dim!r}")
+        if not isinstance(split_factor, int) or split_factor < 2:
+            raise ValueError(
+                f"StridedShard: split_factor must be an int of at least 2, got {split_factor!r}")
+        self.dim = dim
+        self.split_factor = split_factor
+
+    def __str__(self):
+        return f"_S({self.dim}, {self.split_factor})"
+
+
+_PLACEMENT_RE = re.compile(
+    r"^\s*(?:S\((\d+)\)|(R)|P\((sum|avg|max|min)\)|_S\((\d+),\s*(\d+)\))\s*$")
 
 
 def parse_placement(text):
-    """`S(0)`, `R`, `P(sum)` (as the report writes them) as a Placement."""
+    """`S(0)`, `R`, `P(sum)`, `_S(0, 4)` (as the report writes them) as a
+    Placement."""
     m = _PLACEMENT_RE.match(text)
     if not m:
         raise ValueError(f"not a placement: {text!r}")
+    if m.group(4) is not None:
+        return StridedShard(int(m.group(4)), int(m.group(5)))
     if m.group(1) is not None:
         return Shard(int(m.group(1)))
     if m.group(2):
@@ -98,7 +121,8 @@ def parse_placements(text_or_list):
         if not (inner.startswith("[") and inner.endswith("]")):
             raise ValueError(f"not a placement list: {text_or_list!r}")
         inner = inner[1:-1].strip()
-        text_or_list = [p for p in inner.split(",")] if inner else []
+        # Commas inside parentheses belong to a placement (`_S(0, 4)`).
+        text_or_list = re.findall(r"[^,(]+(?:\([^)]*\))?", inner) if inner else []
     return [p if isinstance(p, Placement) else parse_placement(p) for p in text_or_list]
 
 
@@ -204,6 +228,8 @@ def local_block(shape, placements, mesh, rank):
     sizes = list(shape)
     coords = mesh.coordinates(rank)
     for axis, p in enumerate(placements):
+        if isinstance(p, StridedShard):
+            raise ValueError(f"{p} holds several blocks, not one")
         if p.is_shard():
             off, length = chunk_extents(sizes[p.dim], mesh.shape[axis])[coords[axis]]
             offsets[p.dim] += off

@@ -25,7 +25,7 @@ of a large output carries an absolute error of the output's scale;
 Usage:
   forward_numeric.py --dtensor-run BIN --cases [NAME...]   hand-written cases
                      (default: the representative subset SUBSET)
-  forward_numeric.py --dtensor-run BIN --all               all 201 cases
+  forward_numeric.py --dtensor-run BIN --all               all 225 cases
   forward_numeric.py --dtensor-run BIN --random 0:20       random programs
 Prints `PASS <name> np=<N> max_rel_err=<e>` or `MISMATCH`/`NOT RUN` and
 `forward: <n> programs, <p> pass, <m> mismatch, <r> not run`; exit 1 on a
@@ -55,7 +55,8 @@ SUBSET = [
     "relu_S0_P_2x2", "softmax_sharded_dim", "amax_sharded_dim", "sum_2x2", "reshape_merge_second",
     "reshape_uneven", "reshape_2x2", "megatron_mlp_bias", "mlp_2d", "block_tp_4d",
     "block_2d_transposed", "redist_4_Psum_to_S1", "redist_2x2_S0_S1_to_S1_S0",
-    "redist_2x2_Psum_S0_to_R_S1",
+    "redist_2x2_Psum_S0_to_R_S1", "strided_merge_uneven", "strided_merge_2x2_S0_S1",
+    "strided_2x2_to_R_R", "redist_R_to_strided_uneven",
 ]
 
 

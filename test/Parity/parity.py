@@ -49,18 +49,11 @@ import warnings
 # Differences from PyTorch 2.15 that the project keeps on purpose or has not
 # fixed yet, by case name (issue 14's item numbers). The list must shrink:
 # a case listed here that matches is reported as an error.
-KNOWN = {
-    "reshape_merge_second": "item 3: strided shard",
-    "block_tp_big_transposed": "item 3: strided shard",
-    "block_2d_transposed": "item 3: strided shard",
-}
+KNOWN = {}
 
 # Known differences recognised by what PyTorch did (random programs have no
 # fixed names): (item, predicate on the PyTorch side).
-KNOWN_RULES = [
-    ("item 3: strided shard (_StridedShard is not in the dialect yet)",
-     lambda t: any("_StridedShard" in p for ps, _ in t["values"].values() for p in ps)),
-]
+KNOWN_RULES = []
 
 
 def known_difference(prog, t):
@@ -191,9 +184,12 @@ def infer_shape(kind, shapes, attrs):
 
 
 def parse_placement(s):
-    """'S(0)', 'R', 'P(sum)' -> a tuple used on both sides."""
+    """'S(0)', 'R', 'P(sum)', '_S(0, 4)' -> a tuple used on both sides."""
     if s == "R":
         return ("R",)
+    if s.startswith("_S("):
+        d, sf = s[3:-1].split(",")
+        return ("_S", int(d), int(sf))
     if s.startswith("S("):
         return ("S", int(s[2:-1]))
     if s.startswith("P("):
@@ -203,10 +199,13 @@ def parse_placement(s):
 
 def to_torch_placement(s):
     from torch.distributed.tensor import Partial, Replicate, Shard
+    from torch.distributed.tensor.placement_types import _StridedShard
 
     p = parse_placement(s)
     if p[0] == "R":
         return Replicate()
+    if p[0] == "_S":
+        return _StridedShard(p[1], split_factor=p[2])
     if p[0] == "S":
         return Shard(p[1])
     return Partial(p[1])
@@ -214,14 +213,18 @@ def to_torch_placement(s):
 
 def from_torch_placement(p):
     from torch.distributed.tensor import Partial, Replicate, Shard
+    from torch.distributed.tensor.placement_types import _StridedShard
 
     if isinstance(p, Replicate):
         return "R"
+    if isinstance(p, _StridedShard):
+        # PyTorch's str(), which is also the dialect's syntax.
+        return "_S(%d, %d)" % (p.dim, p.split_factor)
     if type(p) is Shard:
         return "S(%d)" % p.dim
     if isinstance(p, Partial):
         return "P(%s)" % p.reduce_op
-    # _StridedShard and anything newer: printed as PyTorch prints it.
+    # Anything newer: printed as PyTorch prints it.
     return repr(p)
 
 
@@ -387,8 +390,19 @@ class Torch:
 
 
 def step_kind(src, dst):
+    from torch.distributed.tensor.placement_types import _StridedShard
+
     if src == dst:
         return None
+    # A strided shard is gathered whole: PyTorch 2.15 runs `_S` -> R and
+    # `_S` -> S as one all_gather (a chunk follows), S -> `_S` likewise, and
+    # P -> `_S` as one all_reduce (CommDebugMode counts them so).
+    if isinstance(src, _StridedShard) or isinstance(dst, _StridedShard):
+        if src.is_partial():
+            return "all_reduce"
+        if src.is_replicate():
+            return None
+        return "all_gather"
     if src.is_shard() and dst.is_replicate():
         return "all_gather"
     if src.is_shard() and dst.is_shard():
@@ -898,6 +912,59 @@ def suite():
     p = Prog("reshape_merge_second", (4,))  # item 3: strided shard
     p.reshape(p.arg([4, 8], ["S(1)"]), [32])
     progs.append(p)
+    # Item 3: merging with a later merged dim sharded gives a strided shard
+    # (_StridedShard, `_S(d, sf)`), without communication; ops carry it and
+    # splitting it back gives the plain shard.
+    for n, mesh, shape, ps, out in [
+        ("strided_merge_back", (4,), [4, 8], ["S(1)"], [32]),
+        ("strided_merge_uneven", (4,), [3, 6], ["S(1)"], [18]),
+        ("strided_merge_uneven_3", (3,), [4, 8], ["S(1)"], [32]),
+        ("strided_merge_3d_all", (4,), [2, 3, 8], ["S(2)"], [48]),
+        ("strided_merge_3d_last2", (4,), [2, 3, 8], ["S(2)"], [2, 24]),
+        ("strided_merge_refused", (4,), [2, 3, 8], ["S(1)"], [48]),
+        ("strided_merge_2x2_S0_S1", (2, 2), [4, 8], ["S(0)", "S(1)"], [32]),
+        ("strided_merge_2x2_R_S1", (2, 2), [4, 8], ["R", "S(1)"], [32]),
+        ("strided_merge_2x2_S1_S1", (2, 2), [4, 8], ["S(1)", "S(1)"], [32]),
+        ("strided_merge_2x2_S1_R", (2, 2), [4, 8], ["S(1)", "R"], [32]),
+        ("strided_merge_2x2_S1_S0", (2, 2), [4, 8], ["S(1)", "S(0)"], [32]),
+        ("strided_merge_2x4_S0_S2", (2, 4), [2, 4, 8], ["S(0)", "S(2)"], [2, 32]),
+    ]:
+        p = Prog(n, mesh)
+        x = p.arg(shape, ps)
+        y = p.relu(p.reshape(x, out))
+        p.reshape(p.add(y, y), shape)
+        progs.append(p)
+    # Reductions over a strided dim give P(sum); softmax over another dim
+    # keeps the strided shard.
+    p = Prog("strided_sum", (4,))
+    y = p.reshape(p.arg([2, 3, 8], ["S(2)"]), [2, 24])
+    p.redistribute(p.sum(y, 1), ["R"])
+    progs.append(p)
+    p = Prog("strided_softmax", (4,))
+    y = p.reshape(p.arg([2, 3, 8], ["S(2)"]), [2, 24])
+    p.softmax(y, 0)
+    progs.append(p)
+    # Redistributions from and to a strided shard.
+    for n, mesh, shape, ps, out, to in [
+        ("strided_to_R", (4,), [4, 8], ["S(1)"], [32], ["R"]),
+        ("strided_to_S0", (4,), [4, 8], ["S(1)"], [32], ["S(0)"]),
+        ("strided_uneven_to_R", (4,), [3, 6], ["S(1)"], [18], ["R"]),
+        ("strided_2d_to_S0", (4,), [2, 3, 8], ["S(2)"], [2, 24], ["S(0)"]),
+        ("strided_2d_to_S1", (4,), [2, 3, 8], ["S(2)"], [2, 24], ["S(1)"]),
+        ("strided_2x2_to_R_R", (2, 2), [4, 8], ["S(0)", "S(1)"], [32], ["R", "R"]),
+        ("strided_2x2_to_S0_S0", (2, 2), [4, 8], ["S(0)", "S(1)"], [32], ["S(0)", "S(0)"]),
+        ("strided_2x2_to_S0_R", (2, 2), [4, 8], ["S(1)", "R"], [32], ["S(0)", "R"]),
+    ]:
+        p = Prog(n, mesh)
+        p.redistribute(p.reshape(p.arg(shape, ps), out), to)
+        progs.append(p)
+    for n, mesh, ps, to in [
+        ("redist_R_to_strided", (4,), ["R"], ["_S(0, 4)"]),
+        ("redist_R_to_strided_uneven", (4,), ["R"], ["_S(0, 3)"]),
+    ]:
+        p = Prog(n, mesh)
+        p.relu(p.redistribute(p.arg([24], ps), to))
+        progs.append(p)
     p = Prog("reshape_uneven", (4,))  # item 5
     p.reshape(p.arg([10, 4], ["S(0)"]), [40])
     progs.append(p)

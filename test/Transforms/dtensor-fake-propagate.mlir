@@ -248,14 +248,15 @@ func.func @reshapes(%x: tensor<32x128x512xf32> {dtensor.spec = #dtensor.spec<@me
   return %e : tensor<32x128x8x64xf32>
 }
 
-// An uneven merged shard (10 rows over 4) is gathered first; so is a shard
-// of a dim that is not the first of its group.
+// An uneven merged shard (10 rows over 4) is gathered first; a shard of a
+// dim that is not the first of its group becomes a strided shard
+// (dtensor-fake-propagate-strided.mlir).
 // CHECK-LABEL: func.func @reshape_uneven
 // CHECK-SAME: (%[[X:[^:]*]]: {{.*}}, %[[Y:[^:]*]]:
 // CHECK: %[[XR:.*]] = dtensor.redistribute %[[X]] to #dtensor.spec<@mesh, [R]> : tensor<10x3xf32>
-// CHECK: %[[YR:.*]] = dtensor.redistribute %[[Y]] to #dtensor.spec<@mesh, [R]> : tensor<4x8xf32>
+// CHECK-NOT: dtensor.redistribute %[[Y]]
 // CHECK: tensor.collapse_shape %[[XR]] {{.*}} {dtensor.specs = [#dtensor.spec<@mesh, [R]>]}
-// CHECK: tensor.collapse_shape %[[YR]] {{.*}} {dtensor.specs = [#dtensor.spec<@mesh, [R]>]}
+// CHECK: tensor.collapse_shape %[[Y]] {{.*}} {dtensor.specs = [#dtensor.spec<@mesh, [_S(0, 4)]>]}
 func.func @reshape_uneven(%x: tensor<10x3xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>},
                           %y: tensor<4x8xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(1)]>}) -> (tensor<30xf32>, tensor<32xf32>) {
   %c = tensor.collapse_shape %x [[0, 1]] : tensor<10x3xf32> into tensor<30xf32>

@@ -56,25 +56,32 @@ std::vector<int64_t> dtensor_run::unflatten(llvm::ArrayRef<int64_t> shape,
 void dtensor_run::forEachRun(
     llvm::ArrayRef<int64_t> globalShape, llvm::ArrayRef<int64_t> shape,
     llvm::ArrayRef<int64_t> offsets,
-    llvm::function_ref<void(int64_t, int64_t, int64_t)> fn) {
+    llvm::function_ref<void(int64_t, int64_t, int64_t)> fn,
+    StridedIndices strided) {
   int64_t rank = static_cast<int64_t>(shape.size());
   for (int64_t s : shape)
     if (s == 0)
       return;
   if (rank == 0)
     return fn(0, 0, 1);
+  auto isStrided = [&](int64_t d) {
+    return d < static_cast<int64_t>(strided.size()) && !strided[d].empty();
+  };
   std::vector<int64_t> gs = stridesOf(globalShape);
-  int64_t runLength = shape.back();
+  // A strided last dim is not contiguous: runs of one element.
+  bool lastStrided = isStrided(rank - 1);
+  int64_t outer = lastStrided ? rank : rank - 1;
+  int64_t runLength = lastStrided ? 1 : shape.back();
   int64_t runs = 1;
-  for (int64_t d = 0; d + 1 < rank; ++d)
+  for (int64_t d = 0; d < outer; ++d)
     runs *= shape[d];
   std::vector<int64_t> idx(rank, 0);
   for (int64_t run = 0; run < runs; ++run) {
     int64_t g = 0;
     for (int64_t d = 0; d < rank; ++d)
-      g += (idx[d] + offsets[d]) * gs[d];
+      g += (isStrided(d) ? strided[d][idx[d]] : idx[d] + offsets[d]) * gs[d];
     fn(g, run * runLength, runLength);
-    for (int64_t d = rank - 2; d >= 0; --d) {
+    for (int64_t d = outer - 1; d >= 0; --d) {
       if (++idx[d] < shape[d])
         break;
       idx[d] = 0;
@@ -112,7 +119,8 @@ T randomElement(uint64_t seed, uint64_t argIndex, uint64_t flat, double bound) {
 HostArray dtensor_run::randomBlock(const TensorLayout &layout,
                                    llvm::ArrayRef<int64_t> shape,
                                    llvm::ArrayRef<int64_t> offsets,
-                                   uint64_t seed, uint64_t argIndex) {
+                                   uint64_t seed, uint64_t argIndex,
+                                   StridedIndices strided) {
   HostArray a(layout.dtype, shape);
   double bound = 1.0;
   if (layout.shape.size() >= 2)
@@ -128,7 +136,8 @@ HostArray dtensor_run::randomBlock(const TensorLayout &layout,
                      v = static_cast<T>(static_cast<int8_t>(v) > 0);
                    a.set<T>(local + i, v);
                  }
-               });
+               },
+               strided);
   });
   return a;
 }
@@ -200,7 +209,7 @@ void dtensor_run::splitPartial(HostArray &block, const TensorLayout &layout,
                                llvm::ArrayRef<int64_t> mesh,
                                llvm::ArrayRef<int64_t> coords,
                                llvm::ArrayRef<int64_t> offsets, uint64_t seed,
-                               uint64_t argIndex) {
+                               uint64_t argIndex, StridedIndices strided) {
   std::optional<ReduceOp> kind;
   bool mixed = false;
   for (const mlir::dtensor::Placement &p : layout.placements)
@@ -240,7 +249,8 @@ void dtensor_run::splitPartial(HostArray &block, const TensorLayout &layout,
                    }
                    block.set<T>(local + i, v);
                  }
-               });
+               },
+               strided);
   });
 }
 
@@ -256,8 +266,10 @@ HostArray dtensor_run::randomShard(const TensorLayout &layout,
   auto coords = mlir::dtensor::rankToCoords(mesh, rank);
   mlir::dtensor::LocalShard shard = mlir::dtensor::computeLocalShard(
       layout.shape, mesh, layout.placements, coords);
-  HostArray a = randomBlock(layout, shard.shape, shard.offsets, seed, argIndex);
-  splitPartial(a, layout, mesh, coords, shard.offsets, seed, argIndex);
+  HostArray a = randomBlock(layout, shard.shape, shard.offsets, seed, argIndex,
+                            shard.strided);
+  splitPartial(a, layout, mesh, coords, shard.offsets, seed, argIndex,
+               shard.strided);
   return a;
 }
 
@@ -274,8 +286,10 @@ HostArray dtensor_run::shardOf(const HostArray &global,
              [&](int64_t g, int64_t l, int64_t count) {
                std::memcpy(local.data.data() + l * size,
                            global.data.data() + g * size, count * size);
-             });
-  splitPartial(local, layout, mesh, coords, shard.offsets, seed, argIndex);
+             },
+             shard.strided);
+  splitPartial(local, layout, mesh, coords, shard.offsets, seed, argIndex,
+               shard.strided);
   return local;
 }
 
@@ -356,7 +370,8 @@ HostArray assembleTyped(const TensorLayout &layout,
                      combine<T, Acc>(acc[gi + k], x, *reduce, isBool);
                    seen[gi + k] = 1;
                  }
-               });
+               },
+               s.strided);
   }
   for (int64_t i = 0; i < n; ++i) {
     Acc v = acc[i];

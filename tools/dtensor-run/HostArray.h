@@ -58,6 +58,10 @@ struct TensorLayout {
   mlir::dtensor::Placements placements;
 };
 
+/// Per dim, the global indices of a block's elements where a strided shard
+/// applies (empty for contiguous dims); see `forEachRun`.
+using StridedIndices = llvm::ArrayRef<llvm::SmallVector<int64_t>>;
+
 /// "[3, 4]".
 std::string formatShape(llvm::ArrayRef<int64_t> shape);
 
@@ -70,10 +74,13 @@ std::vector<int64_t> unflatten(llvm::ArrayRef<int64_t> shape, int64_t flat);
 /// Calls `fn(global, local, count)` for each run of `count` contiguous
 /// elements (along the last dim) of the block of `shape` at `offsets` in an
 /// array of `globalShape`; `global` and `local` are row-major element indices
-/// of the run's first element in the global array and in the block.
+/// of the run's first element in the global array and in the block. Dims
+/// with a non-empty `strided[d]` (a strided shard, `LocalShard::strided`)
+/// take their global indices from it instead of from `offsets[d]`.
 void forEachRun(llvm::ArrayRef<int64_t> globalShape,
                 llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> offsets,
-                llvm::function_ref<void(int64_t, int64_t, int64_t)> fn);
+                llvm::function_ref<void(int64_t, int64_t, int64_t)> fn,
+                StridedIndices strided = {});
 
 /// Turns `block` (the block of shape `block.shape` at `offsets` of a global
 /// input, as every rank of a replicated layout would hold it) into rank
@@ -88,7 +95,7 @@ void forEachRun(llvm::ArrayRef<int64_t> globalShape,
 void splitPartial(HostArray &block, const TensorLayout &layout,
                   llvm::ArrayRef<int64_t> mesh, llvm::ArrayRef<int64_t> coords,
                   llvm::ArrayRef<int64_t> offsets, uint64_t seed,
-                  uint64_t argIndex);
+                  uint64_t argIndex, StridedIndices strided = {});
 
 /// The block of the random global input `argIndex` of shape `shape` at
 /// `offsets`. Element g of the global tensor depends only on (seed,
@@ -97,7 +104,7 @@ void splitPartial(HostArray &block, const TensorLayout &layout,
 /// {0, 1}.
 HostArray randomBlock(const TensorLayout &layout, llvm::ArrayRef<int64_t> shape,
                       llvm::ArrayRef<int64_t> offsets, uint64_t seed,
-                      uint64_t argIndex);
+                      uint64_t argIndex, StridedIndices strided = {});
 
 /// The whole random global input (randomBlock of the global shape).
 HostArray randomGlobal(const TensorLayout &layout, uint64_t seed,

@@ -162,7 +162,7 @@ bool dtensor_run::readNpyHeader(const std::string &path, NpyHeader &header,
 bool dtensor_run::readNpyBlock(const std::string &path, const NpyHeader &header,
                                llvm::ArrayRef<int64_t> shape,
                                llvm::ArrayRef<int64_t> offsets, HostArray &out,
-                               std::string &error) {
+                               std::string &error, StridedIndices strided) {
   out = HostArray(header.dtype, shape);
   std::ifstream in(path, std::ios::binary);
   int64_t size = elementSize(header.dtype);
@@ -176,7 +176,8 @@ bool dtensor_run::readNpyBlock(const std::string &path, const NpyHeader &header,
                                                     global * size));
                ok = static_cast<bool>(
                    in.read(out.data.data() + local * size, count * size));
-             });
+             },
+             strided);
   if (!ok)
     error = path + ": cannot read the data";
   return ok;

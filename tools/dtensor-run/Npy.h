@@ -35,11 +35,12 @@ bool readNpyHeader(const std::string &path, NpyHeader &header,
                    std::string &error);
 
 /// Reads the block of `shape` at `offsets` of the array in `path` (whose
-/// header `header` came from readNpyHeader) into `out`.
+/// header `header` came from readNpyHeader) into `out`; dims with
+/// `strided` indices read those elements (see `forEachRun`).
 bool readNpyBlock(const std::string &path, const NpyHeader &header,
                   llvm::ArrayRef<int64_t> shape,
                   llvm::ArrayRef<int64_t> offsets, HostArray &out,
-                  std::string &error);
+                  std::string &error, StridedIndices strided = {});
 
 /// Reads the whole array of `path`.
 bool readNpy(const std::string &path, HostArray &out, std::string &error);

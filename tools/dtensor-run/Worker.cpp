@@ -103,9 +103,11 @@ HostArray localInput(const Options &options, const ProgramInfo &info, size_t i,
   NpyHeader header;
   HostArray a;
   if (!readNpyHeader(path, header, err) ||
-      !readNpyBlock(path, header, shard.shape, shard.offsets, a, err))
+      !readNpyBlock(path, header, shard.shape, shard.offsets, a, err,
+                    shard.strided))
     fail(err);
-  splitPartial(a, layout, info.mesh, coords, shard.offsets, options.seed, i);
+  splitPartial(a, layout, info.mesh, coords, shard.offsets, options.seed, i,
+               shard.strided);
   return a;
 }
 

@@ -24,12 +24,23 @@ double reduceScatterCost(double gb, int64_t k);
 double allReduceCost(double gb, int64_t k);
 double allToAllCost(double gb, int64_t k);
 
+/// How transitions from or to a strided shard `_S(d, sf)` are priced.
+enum class StridedCost : uint8_t {
+  /// As the collective they run: `_S` -> R is an all-gather like S -> R.
+  Collective,
+  /// As PyTorch 2.15 prices them: 0 (`_compute_placement_transition_cost`
+  /// has no case for `_StridedShard`, whose `is_shard()` is false). Used by
+  /// strategy=pytorch, so that it picks what PyTorch picks.
+  PyTorch,
+};
+
 /// PyTorch `_compute_placement_transition_cost`: cost of changing mesh axis
 /// `axis` of `before` to `to`, for a tensor of `globalBytes`. S -> P and
 /// P(op) -> P(other) are infinite.
 double transitionCost(int64_t globalBytes, llvm::ArrayRef<int64_t> meshShape,
                       llvm::ArrayRef<Placement> before, int64_t axis,
-                      Placement to);
+                      Placement to,
+                      StridedCost strided = StridedCost::Collective);
 
 /// PyTorch `redistribute_cost`: cost of moving a tensor of `globalBytes` from
 /// `current` to `target` placements on a mesh, the sum of the transition
@@ -37,7 +48,8 @@ double transitionCost(int64_t globalBytes, llvm::ArrayRef<int64_t> meshShape,
 /// sources cost nothing; S -> P is infinite.
 double redistributeCost(int64_t globalBytes, llvm::ArrayRef<int64_t> meshShape,
                         llvm::ArrayRef<Placement> current,
-                        llvm::ArrayRef<Placement> target);
+                        llvm::ArrayRef<Placement> target,
+                        StridedCost strided = StridedCost::Collective);
 
 /// One candidate strategy as seen by the choice rule.
 struct CandidateCost {

@@ -27,10 +27,17 @@
 namespace mlir {
 namespace dtensor {
 
-/// One placement: `S(d)`, `R` or `P(op)`.
+/// One placement: `S(d)`, `R`, `P(op)` or `_S(d, sf)`.
+///
+/// `_S(d, sf)` is PyTorch's `_StridedShard(dim=d, split_factor=sf)`: dim d
+/// (its current local size on this mesh axis) is viewed as `sf` torch.chunk
+/// groups, each group is chunked over the axis, and a rank keeps its chunk of
+/// every group, concatenated in group order. It arises when a reshape merges
+/// dims of which a non-leading one is sharded. Like PyTorch's `is_shard()`,
+/// `isShard()` is false for it; `isShardLike()` covers both.
 class Placement {
 public:
-  enum class Kind : uint8_t { Replicate, Shard, Partial };
+  enum class Kind : uint8_t { Replicate, Shard, Partial, StridedShard };
 
   /// Default-constructs `R`.
   constexpr Placement() = default;
@@ -40,6 +47,13 @@ public:
     Placement p;
     p.kind = Kind::Shard;
     p.dim = dim;
+    return p;
+  }
+  static constexpr Placement stridedShard(int32_t dim, int64_t splitFactor) {
+    Placement p;
+    p.kind = Kind::StridedShard;
+    p.dim = dim;
+    p.splitFactor = splitFactor;
     return p;
   }
   static constexpr Placement partial(ReduceOp op = ReduceOp::Sum) {
@@ -54,18 +68,34 @@ public:
   bool isShard() const { return kind == Kind::Shard; }
   bool isShard(int64_t d) const { return kind == Kind::Shard && dim == d; }
   bool isPartial() const { return kind == Kind::Partial; }
-  /// The sharded tensor dim; only valid for `S(d)`.
+  bool isStridedShard() const { return kind == Kind::StridedShard; }
+  bool isStridedShard(int64_t d) const {
+    return kind == Kind::StridedShard && dim == d;
+  }
+  /// `S(d)` or `_S(d, sf)` (PyTorch `_is_shard_like`).
+  bool isShardLike() const { return isShard() || isStridedShard(); }
+  bool isShardLike(int64_t d) const { return isShard(d) || isStridedShard(d); }
+  /// The sharded tensor dim; only valid for `S(d)` and `_S(d, sf)`.
   int32_t getDim() const { return dim; }
+  /// The number of groups of `_S(d, sf)`; only valid for it.
+  int64_t getSplitFactor() const { return splitFactor; }
+  /// The same kind of shard (and split factor) on tensor dim `d`.
+  Placement withDim(int32_t d) const {
+    Placement p = *this;
+    p.dim = d;
+    return p;
+  }
   /// The pending reduction; only valid for `P(op)`.
   ReduceOp getReduceOp() const { return reduce; }
 
   bool operator==(const Placement &o) const {
-    return kind == o.kind && (kind != Kind::Shard || dim == o.dim) &&
+    return kind == o.kind && (!isShardLike() || dim == o.dim) &&
+           (kind != Kind::StridedShard || splitFactor == o.splitFactor) &&
            (kind != Kind::Partial || reduce == o.reduce);
   }
   bool operator!=(const Placement &o) const { return !(*this == o); }
 
-  /// Prints `S(0)`, `R` or `P(sum)`.
+  /// Prints `S(0)`, `R`, `P(sum)` or `_S(0, 4)` (PyTorch's `str()`).
   void print(llvm::raw_ostream &os) const;
   std::string str() const;
 
@@ -73,11 +103,13 @@ private:
   Kind kind = Kind::Replicate;
   ReduceOp reduce = ReduceOp::Sum;
   int32_t dim = 0;
+  int64_t splitFactor = 0;
 };
 
 inline llvm::hash_code hash_value(const Placement &p) {
   return llvm::hash_combine(
-      static_cast<uint8_t>(p.getKind()), p.isShard() ? p.getDim() : 0,
+      static_cast<uint8_t>(p.getKind()), p.isShardLike() ? p.getDim() : 0,
+      p.isStridedShard() ? p.getSplitFactor() : 0,
       p.isPartial() ? static_cast<uint8_t>(p.getReduceOp()) : 0);
 }
 

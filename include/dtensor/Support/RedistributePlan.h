@@ -9,6 +9,7 @@
 #ifndef DTENSOR_SUPPORT_REDISTRIBUTEPLAN_H
 #define DTENSOR_SUPPORT_REDISTRIBUTEPLAN_H
 
+#include "dtensor/Support/CostModel.h"
 #include "dtensor/Support/Placement.h"
 
 #include <string>
@@ -78,7 +79,8 @@ getReplicatedIntermediate(llvm::ArrayRef<Placement> current,
 
 /// Sum of the costs of the steps of a plan (µs).
 double planCost(llvm::ArrayRef<RedistributeStep> steps,
-                llvm::ArrayRef<int64_t> meshShape, int64_t globalBytes);
+                llvm::ArrayRef<int64_t> meshShape, int64_t globalBytes,
+                StridedCost strided = StridedCost::Collective);
 
 } // namespace dtensor
 } // namespace mlir

@@ -29,6 +29,28 @@ struct ShardExtent {
 /// the end reports offset `size`.
 ShardExtent chunkExtent(int64_t size, int64_t numChunks, int64_t index);
 
+/// Size of chunk `index` of `numChunks` of `_S(d, splitFactor)` applied to a
+/// dim of `size` elements: the dim is cut into `splitFactor` torch.chunk
+/// groups and each group into `numChunks` torch.chunks; the chunk holds its
+/// piece of every group (`_StridedShard._split_tensor`).
+int64_t stridedChunkSize(int64_t size, int64_t splitFactor, int64_t numChunks,
+                         int64_t index);
+
+/// Positions (in `[0, size)`, increasing) of the elements of that chunk.
+llvm::SmallVector<int64_t> stridedChunkPositions(int64_t size,
+                                                 int64_t splitFactor,
+                                                 int64_t numChunks,
+                                                 int64_t index);
+
+/// Global indices along dim `d` (of `globalSize` elements) of the elements
+/// held at mesh `coords`, in local order: mesh axes apply left to right,
+/// `S(d)` taking a torch.chunk of the current elements and `_S(d, sf)` its
+/// strided chunk (PyTorch's `shard_dim_to_global_offsets`).
+llvm::SmallVector<int64_t> computeLocalIndices(
+    int64_t globalSize, llvm::ArrayRef<int64_t> meshShape,
+    llvm::ArrayRef<Placement> placements, llvm::ArrayRef<int64_t> coords,
+    int64_t d);
+
 /// Row-major mesh coordinates of `rank`.
 llvm::SmallVector<int64_t, 4> rankToCoords(llvm::ArrayRef<int64_t> meshShape,
                                            int64_t rank);
@@ -40,10 +62,16 @@ int64_t meshNumDevices(llvm::ArrayRef<int64_t> meshShape);
 
 /// Local shape and global offsets of the shard held at mesh `coords`
 /// (`compute_local_shape_and_global_offset`): mesh axes apply left to right,
-/// each `S(d)` chunking the current local size of dim d.
+/// each `S(d)` chunking the current local size of dim d. A dim with a strided
+/// shard reports the global index of its first element (the dim's size if
+/// the shard is empty), as PyTorch does.
 struct LocalShard {
   llvm::SmallVector<int64_t, 4> shape;
   llvm::SmallVector<int64_t, 4> offsets;
+  /// Per dim, the global indices of the local elements where a strided
+  /// shard applies (`computeLocalIndices`), empty for the other dims (whose
+  /// elements are `offsets[d]` on).
+  llvm::SmallVector<llvm::SmallVector<int64_t>, 4> strided;
 };
 LocalShard computeLocalShard(llvm::ArrayRef<int64_t> globalShape,
                              llvm::ArrayRef<int64_t> meshShape,
@@ -81,8 +109,17 @@ int64_t numShards(llvm::ArrayRef<int64_t> meshShape,
 std::string checkPlacements(llvm::ArrayRef<Placement> placements,
                             int64_t meshRank, int64_t tensorRank);
 
+/// Checks that every `_S(d, sf)` of `placements` divides dim d of `shape`
+/// into its `sf` groups (dims equal to `dynamic` are not checked). Returns an
+/// empty string when valid, or a diagnostic such as `placement _S(0, 3)
+/// splits dim 0 of size 8 into 3 groups, which does not divide it`.
+std::string checkStridedShards(llvm::ArrayRef<Placement> placements,
+                               llvm::ArrayRef<int64_t> shape, int64_t dynamic);
+
 /// PyTorch `is_tensor_shardable`: every sharded dim has at least as many
-/// elements as shards applied to it.
+/// elements as shards applied to it (times the split factor of a strided
+/// shard), and, a restriction of the project, a strided shard's split
+/// factor divides its dim.
 bool isShardable(llvm::ArrayRef<int64_t> globalShape,
                  llvm::ArrayRef<int64_t> meshShape,
                  llvm::ArrayRef<Placement> placements);

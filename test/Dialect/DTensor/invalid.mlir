@@ -11,7 +11,7 @@
 
 dtensor.mesh @w = <["dp" = 2, "tp" = 4]>
 func.func @unknown_placement_short(%x: tensor<8x512xf32>) {
-  // expected-error @+1 {{custom op 'dtensor.redistribute' expected placement S(<dim>), R or P(<op>), got 'Q'}}
+  // expected-error @+1 {{custom op 'dtensor.redistribute' expected placement S(<dim>), R, P(<op>) or _S(<dim>, <split factor>), got 'Q'}}
   %0 = dtensor.redistribute %x to <@w, [Q, R]> : tensor<8x512xf32>
   return
 }
@@ -20,7 +20,7 @@ func.func @unknown_placement_short(%x: tensor<8x512xf32>) {
 
 dtensor.mesh @w = <["dp" = 2, "tp" = 4]>
 // The full form is parsed by the attribute parser, without the op prefix.
-// expected-error @+1 {{expected placement S(<dim>), R or P(<op>), got 'shard'}}
+// expected-error @+1 {{expected placement S(<dim>), R, P(<op>) or _S(<dim>, <split factor>), got 'shard'}}
 func.func @unknown_placement_full(%x: tensor<8x512xf32> {dtensor.spec = #dtensor.spec<@w, [shard, R]>}) {
   return
 }
@@ -834,5 +834,50 @@ dtensor.mesh @deep = <["a" = 1, "b" = 1, "c" = 1, "d" = 1, "e" = 1, "f" = 1, "g"
 
 // expected-error @+1 {{'func.func' op 'dtensor.state' on argument #0 must be a string}}
 func.func @state_not_string(%m: tensor<4xf32> {dtensor.state = 1 : i64}) {
+  return
+}
+
+// -----
+
+// Strided shards (`_S(d, sf)`, PyTorch's _StridedShard).
+dtensor.mesh @w = <["dp" = 2, "tp" = 4]>
+func.func @strided_split_factor_one(%x: tensor<8x512xf32>) {
+  // expected-error @+1 {{strided shard split factor must be at least 2, got 1}}
+  %0 = dtensor.redistribute %x to <@w, [_S(0, 1), R]> : tensor<8x512xf32>
+  return
+}
+
+// -----
+
+dtensor.mesh @w = <["dp" = 2, "tp" = 4]>
+func.func @strided_negative_dim(%x: tensor<8x512xf32>) {
+  // expected-error @+1 {{strided shard dim must be in [0, 2147483647], got -1}}
+  %0 = dtensor.redistribute %x to <@w, [_S(-1, 2), R]> : tensor<8x512xf32>
+  return
+}
+
+// -----
+
+dtensor.mesh @w = <["dp" = 2, "tp" = 4]>
+func.func @strided_missing_split_factor(%x: tensor<8x512xf32>) {
+  // expected-error @+1 {{expected ','}}
+  %0 = dtensor.redistribute %x to <@w, [_S(0), R]> : tensor<8x512xf32>
+  return
+}
+
+// -----
+
+dtensor.mesh @w = <["dp" = 2, "tp" = 4]>
+// expected-error @+1 {{'func.func' op spec #dtensor.spec<@w, [R, _S(2, 4)]> of argument #0: placement _S(2, 4) shards dim 2 but the tensor has rank 2}}
+func.func @strided_dim_out_of_range(%x: tensor<8x512xf32> {dtensor.spec = #dtensor.spec<@w, [R, _S(2, 4)]>}) {
+  return
+}
+
+// -----
+
+dtensor.mesh @w = <["dp" = 2, "tp" = 4]>
+func.func @strided_split_factor_not_dividing(%x: tensor<8x512xf32>) {
+  // expected-error @+1 {{'dtensor.redistribute' op spec #dtensor.spec<@w, [_S(0, 3), R]> of the target: placement _S(0, 3) splits dim 0 of size 8 into 3 groups, which does not divide it}}
+  %0 = dtensor.redistribute %x to <@w, [_S(0, 3), R]> : tensor<8x512xf32>
   return
 }

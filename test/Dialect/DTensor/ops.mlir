@@ -57,6 +57,19 @@ func.func @placements(
   return %r : tensor<2xf32>
 }
 
+// Strided shards print as PyTorch's str() of _StridedShard.
+// CHECK-LABEL: func.func @strided_placements(
+// CHECK-SAME: {dtensor.spec = #dtensor.spec<@line, [_S(0, 4)]>}
+// CHECK-SAME: {dtensor.spec = #dtensor.spec<@world, [S(0), _S(0, 2)]>}
+// CHECK: dtensor.redistribute %{{.*}} to #dtensor.spec<@line, [_S(1, 2)]> : tensor<4x8xf32>
+func.func @strided_placements(
+    %a: tensor<32xf32> {dtensor.spec = #dtensor.spec<@line, [_S(0, 4)]>},
+    %b: tensor<32xf32> {dtensor.spec = #dtensor.spec<@world, [S(0), _S(0, 2)]>},
+    %c: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %r = dtensor.redistribute %c to <@line, [_S(1, 2)]> : tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+
 //===----------------------------------------------------------------------===//
 // dtensor.redistribute
 //===----------------------------------------------------------------------===//

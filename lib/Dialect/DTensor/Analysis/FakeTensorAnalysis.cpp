@@ -78,6 +78,7 @@ bool FunctionPlan::planSteps(const Redistribution &r,
 void FunctionPlan::planRedistributions(bool minCost) {
   // The only call of the planner: partitioning and the report read the
   // steps from here.
+  stridedCost = minCost ? StridedCost::Collective : StridedCost::PyTorch;
   auto planOne = [&](llvm::ArrayRef<Placement> from,
                      llvm::ArrayRef<Placement> to, int64_t bytes, int64_t rank,
                      llvm::SmallVectorImpl<RedistributeStep> &steps,
@@ -118,8 +119,9 @@ double FunctionPlan::getCost(const Redistribution &r) const {
   // What runs is what is paid: the name of a step (all_to_all, or
   // all_gather + local chunk) and its price always agree.
   if (r.planned)
-    return planCost(r.steps, meshShape, bytes);
-  return redistributeCost(bytes, meshShape, t->placements, r.target);
+    return planCost(r.steps, meshShape, bytes, stridedCost);
+  return redistributeCost(bytes, meshShape, t->placements, r.target,
+                          stridedCost);
 }
 
 double FunctionPlan::computeCommCost() const {

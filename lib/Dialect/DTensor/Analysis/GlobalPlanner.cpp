@@ -565,12 +565,13 @@ double Planner::pytorchTotal() const {
 
 namespace {
 /// A placement's code, and the code of a list of them, for interning.
-uint32_t placementCode(const Placement &p) {
-  uint32_t kind = static_cast<uint32_t>(p.getKind());
-  uint32_t arg = p.isShard()     ? static_cast<uint32_t>(p.getDim())
-                 : p.isPartial() ? static_cast<uint32_t>(p.getReduceOp())
-                                 : 0;
-  return kind | (arg << 2);
+int64_t placementCode(const Placement &p) {
+  int64_t kind = static_cast<int64_t>(p.getKind());
+  int64_t arg = p.isShardLike() ? p.getDim()
+                : p.isPartial() ? static_cast<int64_t>(p.getReduceOp())
+                                : 0;
+  int64_t sf = p.isStridedShard() ? p.getSplitFactor() : 0;
+  return kind | (arg << 2) | (sf << 32);
 }
 
 /// Appends `x` to a memo key.

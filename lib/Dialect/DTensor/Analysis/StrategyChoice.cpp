@@ -23,8 +23,10 @@ CandidateCost mlir::dtensor::scoreCandidate(Operation *op,
       continue;
     if (current[i] != c.operands[i]) {
       cost.needsRedistribution = true;
+      // PyTorch's choice, with PyTorch's prices.
       cost.cost += redistributeCost(getTensorByteSize(type), meshShape,
-                                    current[i], c.operands[i]);
+                                    current[i], c.operands[i],
+                                    StridedCost::PyTorch);
     }
   }
   return cost;

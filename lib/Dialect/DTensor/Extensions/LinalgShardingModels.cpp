@@ -114,6 +114,15 @@ struct StructuredOpShardingModel
     if (Block *body = linalgOp.getBlock())
       body->walk([&](linalg::IndexOp i) { indices.push_back(i); });
     if (!indices.empty() && linalgOp.hasPureTensorSemantics()) {
+      // A strided shard's local indices are not one offset away from the
+      // global ones.
+      for (linalg::IndexOp i : indices)
+        if (Placement p = stridedShardOfLoop(linalgOp, i.getDim(), ctx);
+            p.isStridedShard())
+          return op->emitOpError()
+                 << "reads linalg.index " << i.getDim()
+                 << " of a loop with strided shard " << p.str()
+                 << ", which partitioning does not support";
       OpBuilder &b = ctx.getBuilder();
       DenseMap<int64_t, Value> offsets;
       for (linalg::IndexOp i : indices) {
@@ -132,6 +141,24 @@ struct StructuredOpShardingModel
     }
     ctx.localizeResultTypes(op);
     return success();
+  }
+
+  /// A strided shard of an operand dim indexed by `loop`, or R if none.
+  static Placement stridedShardOfLoop(linalg::LinalgOp op, int64_t loop,
+                                      PartitionContext &ctx) {
+    for (OpOperand &o : op->getOpOperands()) {
+      const FakeTensor *t = ctx.lookup(o.get());
+      if (!t || !isa<RankedTensorType>(o.get().getType()))
+        continue;
+      AffineMap map = op.getMatchingIndexingMap(&o);
+      for (auto [d, e] : llvm::enumerate(map.getResults()))
+        if (auto dimExpr = dyn_cast<AffineDimExpr>(e);
+            dimExpr && dimExpr.getPosition() == loop)
+          for (Placement p : t->placements)
+            if (p.isStridedShard(static_cast<int64_t>(d)))
+              return p;
+    }
+    return Placement::replicate();
   }
 
   /// This rank's offset of `loop` in the global iteration space, or null if

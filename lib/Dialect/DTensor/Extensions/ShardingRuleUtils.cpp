@@ -302,11 +302,15 @@ FailureOr<LoopSpace> buildElementwiseSpace(Operation *op) {
 // Loop-space rules
 //===----------------------------------------------------------------------===//
 
-/// Placement of a tensor indexed by `m` when mesh axis shards loop `l`.
-static Placement shardLoop(const DimMap &m, int64_t l) {
+/// Placement of a tensor indexed by `m` when mesh axis shards loop `l`
+/// (strided with `splitFactor` groups if it is not 0).
+static Placement shardLoop(const DimMap &m, int64_t l, int64_t splitFactor) {
   int64_t pos = m.find(l);
-  return pos < 0 ? Placement::replicate()
-                 : Placement::shard(static_cast<int32_t>(pos));
+  if (pos < 0)
+    return Placement::replicate();
+  auto d = static_cast<int32_t>(pos);
+  return splitFactor ? Placement::stridedShard(d, splitFactor)
+                     : Placement::shard(d);
 }
 
 namespace {
@@ -318,6 +322,8 @@ struct AxisChoice {
   /// For `Partial`: the one input that stays partial (mul-like ops), or -1
   /// when the caller decides.
   int64_t partialOperand = -1;
+  /// For `Loop`: the split factor of a strided shard (`_S`), 0 for `S`.
+  int64_t splitFactor = 0;
 };
 } // namespace
 
@@ -340,7 +346,7 @@ static ShardingCandidate buildCandidate(
           if (space.isInit[i] && space.isReduction[ch.loop])
             ps.push_back(Placement::partial(ch.reduce));
           else
-            ps.push_back(shardLoop(*m, ch.loop));
+            ps.push_back(shardLoop(*m, ch.loop, ch.splitFactor));
           break;
         case AxisChoice::Partial:
           ps.push_back(space.isInit[i] || partialInput(i, axis)
@@ -361,7 +367,7 @@ static ShardingCandidate buildCandidate(
       else if (ch.kind == AxisChoice::Partial || space.isReduction[ch.loop])
         ps.push_back(Placement::partial(ch.reduce));
       else
-        ps.push_back(shardLoop(m, ch.loop));
+        ps.push_back(shardLoop(m, ch.loop, ch.splitFactor));
     }
     c.results.push_back(ps);
   }
@@ -388,7 +394,7 @@ static ShardingCandidate reductionCandidate(const LoopSpace &space,
   const DimMap &im = *space.operands[input];
   for (auto [axis, p] : llvm::enumerate(current[input])) {
     AxisChoice &ch = choices[axis];
-    if (p.isShard()) {
+    if (p.isShardLike()) {
       int64_t loop = im.loopDim(p.getDim());
       if (loop < 0)
         continue;
@@ -396,6 +402,7 @@ static ShardingCandidate reductionCandidate(const LoopSpace &space,
         continue;
       ch.kind = AxisChoice::Loop;
       ch.loop = loop;
+      ch.splitFactor = p.isStridedShard() ? p.getSplitFactor() : 0;
       if (space.isReduction[loop])
         ch.reduce = *space.combiner;
     } else if (p.isPartial() && space.combiner == ReduceOp::Sum &&
@@ -447,9 +454,52 @@ static bool hasShardedInput(const LoopSpace &space,
                             llvm::ArrayRef<Placements> current) {
   for (auto [i, m] : llvm::enumerate(space.operands))
     if (m && !space.isInit[i] && i < current.size() &&
-        llvm::any_of(current[i], [](Placement p) { return p.isShard(); }))
+        llvm::any_of(current[i], [](Placement p) { return p.isShardLike(); }))
       return true;
   return false;
+}
+
+/// PyTorch's shard builders (`_fill_single_dim_strategy_placeholders`): the
+/// kinds of shard the tensor inputs hold, 0 for `S` (first, if any) and the
+/// split factor of each `_S`.
+static llvm::SmallVector<int64_t, 2>
+getShardBuilders(const LoopSpace &space, llvm::ArrayRef<Placements> current) {
+  llvm::SmallVector<int64_t, 2> builders;
+  bool plain = false;
+  for (auto [i, m] : llvm::enumerate(space.operands)) {
+    if (!m || space.isInit[i] || i >= current.size())
+      continue;
+    for (Placement p : current[i]) {
+      plain |= p.isShard();
+      if (p.isStridedShard() && !llvm::is_contained(builders, p.getSplitFactor()))
+        builders.push_back(p.getSplitFactor());
+    }
+  }
+  llvm::sort(builders);
+  if (plain)
+    builders.insert(builders.begin(), 0);
+  return builders;
+}
+
+/// `options` with every loop option once per shard builder, in builder
+/// order after the options before it (a placeholder strategy expands in
+/// place).
+static llvm::SmallVector<AxisChoice>
+expandShardBuilders(llvm::ArrayRef<AxisChoice> options,
+                    llvm::ArrayRef<int64_t> builders) {
+  llvm::SmallVector<AxisChoice> out;
+  for (const AxisChoice &o : options) {
+    if (o.kind != AxisChoice::Loop) {
+      out.push_back(o);
+      continue;
+    }
+    for (int64_t sf : builders) {
+      AxisChoice c = o;
+      c.splitFactor = sf;
+      out.push_back(c);
+    }
+  }
+  return out;
 }
 
 /// Whether candidate `c` passes the shardability filter: PyTorch's (`pt`:
@@ -478,12 +528,18 @@ static bool isShardableCandidate(const LoopSpace &space,
 /// asks for. With `pt`, PyTorch's filter: shards only where some input is
 /// sharded (its placeholders expand to the shard types the inputs use).
 static void expandOverMesh(const LoopSpace &space, llvm::ArrayRef<int64_t> mesh,
-                           llvm::ArrayRef<AxisChoice> options,
+                           llvm::ArrayRef<AxisChoice> baseOptions,
                            llvm::SmallVectorImpl<ShardingCandidate> &out,
                            Expansion keep = Expansion::Shardable,
                            const PyTorchExpansion *pt = nullptr) {
   llvm::SmallVector<AxisChoice, 2> choices(mesh.size());
   bool shardOptions = !pt || hasShardedInput(space, pt->current);
+  llvm::SmallVector<AxisChoice> expanded;
+  if (pt && shardOptions)
+    expanded =
+        expandShardBuilders(baseOptions, getShardBuilders(space, pt->current));
+  llvm::ArrayRef<AxisChoice> options =
+      pt && shardOptions ? llvm::ArrayRef<AxisChoice>(expanded) : baseOptions;
   forEachAxisAssignment(
       mesh.size(), options.size(), [&](llvm::ArrayRef<int64_t> idx) {
         for (auto [a, i] : llvm::enumerate(idx))
@@ -667,12 +723,26 @@ void exceptDimCandidates(Operation *op, llvm::ArrayRef<int64_t> mesh,
                          llvm::SmallVectorImpl<ShardingCandidate> &out) {
   auto type = cast<RankedTensorType>(op->getOperand(0).getType());
   bool sharded = false;
+  llvm::SmallVector<int64_t, 2> splitFactors;
   for (unsigned i = 0; i < numInputs && i < current.size(); ++i)
-    sharded |= llvm::any_of(current[i], [](Placement p) { return p.isShard(); });
+    for (Placement p : current[i]) {
+      sharded |= p.isShard();
+      if (p.isStridedShard() &&
+          !llvm::is_contained(splitFactors, p.getSplitFactor()))
+        splitFactors.push_back(p.getSplitFactor());
+    }
+  llvm::sort(splitFactors);
+  // The shard kinds the inputs hold, as PyTorch's placeholders expand.
   llvm::SmallVector<Placement> options{Placement::replicate()};
-  for (int64_t d = 0; sharded && d < type.getRank(); ++d)
-    if (!blocked(d))
-      options.push_back(Placement::shard(static_cast<int32_t>(d)));
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (blocked(d))
+      continue;
+    auto dim = static_cast<int32_t>(d);
+    if (sharded)
+      options.push_back(Placement::shard(dim));
+    for (int64_t sf : splitFactors)
+      options.push_back(Placement::stridedShard(dim, sf));
+  }
   forEachAxisAssignment(
       mesh.size(), options.size(), [&](llvm::ArrayRef<int64_t> idx) {
         Placements ps;
@@ -806,9 +876,10 @@ ShardingCandidate creationCandidate(const LoopSpace &space,
                                     llvm::ArrayRef<Placement> result) {
   llvm::SmallVector<AxisChoice, 2> choices(mesh.size());
   for (auto [axis, p] : llvm::enumerate(result)) {
-    if (p.isShard()) {
+    if (p.isShardLike()) {
       choices[axis].kind = AxisChoice::Loop;
       choices[axis].loop = space.results.front().loopDim(p.getDim());
+      choices[axis].splitFactor = p.isStridedShard() ? p.getSplitFactor() : 0;
     } else if (p.isPartial()) {
       choices[axis].kind = AxisChoice::Partial;
       choices[axis].reduce = p.getReduceOp();
@@ -919,6 +990,11 @@ LogicalResult localizeCreation(Operation *op, PartitionContext &ctx) {
   } else {
     // A non-splat created value: every rank builds it whole and keeps its
     // own part.
+    if (llvm::any_of(ps, [](Placement p) { return p.isStridedShard(); }))
+      return op->emitOpError()
+             << "creates a non-splat value with strided placements "
+             << placementsToString(ps)
+             << ", which partitioning does not support";
     b.setInsertionPointAfter(op);
     SmallVector<OpFoldResult> offsets, strides;
     for (int64_t d = 0; d < global.getRank(); ++d) {

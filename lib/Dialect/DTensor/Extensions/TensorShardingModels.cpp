@@ -24,27 +24,132 @@ using namespace mlir::dtensor;
 // Candidates
 //===----------------------------------------------------------------------===//
 
+/// Size of dim `d` of `shape` on one rank after the shards of `ps` on mesh
+/// axes before `axis` (PyTorch's `local_tensor_shapes`, even shards).
+static int64_t localSizeBefore(llvm::ArrayRef<int64_t> shape,
+                               llvm::ArrayRef<int64_t> mesh,
+                               llvm::ArrayRef<Placement> ps, int64_t d,
+                               int64_t axis) {
+  int64_t size = shape[d];
+  for (int64_t a = 0; a < axis; ++a)
+    if (ps[a].isShardLike(d))
+      size /= mesh[a];
+  return size;
+}
+
+/// True if no mesh axis after `axis` shards a dim of `group` at or after `d`
+/// (`_is_last_shard_in_flatten_range`).
+static bool isLastShardInGroup(llvm::ArrayRef<Placement> ps, int64_t axis,
+                               const ReassociationIndices &group, int64_t d) {
+  for (int64_t a = axis + 1, e = ps.size(); a < e; ++a)
+    if (ps[a].isShardLike() && ps[a].getDim() >= d &&
+        llvm::is_contained(group, ps[a].getDim()))
+      return false;
+  return true;
+}
+
+/// The placement of the collapsed dim `j` (source dims `group`) for
+/// `p = src[axis]` on source dim d, given the source placements `kept` of
+/// the earlier axes; R if the shard cannot survive. PyTorch 2.15
+/// (`_rewrite_plain_shard`): a shard of the first merged dim stays `S(j)`
+/// (if even), a shard of a later one becomes `_S(j, sf)` with sf the local
+/// size of the merged dims before it; a strided shard of the first merged
+/// dim stays strided.
+static Placement collapsePlacement(const ReassociationIndices &group,
+                                   int64_t j, llvm::ArrayRef<int64_t> shape,
+                                   llvm::ArrayRef<int64_t> mesh,
+                                   llvm::ArrayRef<Placement> kept,
+                                   llvm::ArrayRef<Placement> src, int64_t axis) {
+  Placement p = src[axis];
+  int64_t d = p.getDim();
+  auto jd = static_cast<int32_t>(j);
+  if (group.size() == 1)
+    return p.withDim(jd);
+  int64_t local = localSizeBefore(shape, mesh, kept, d, axis);
+  bool even = local % mesh[axis] == 0;
+  if (d == group.front()) {
+    if (p.isShard())
+      return shape[d] % shardsOnDimUpTo(mesh, src, d, axis) == 0
+                 ? Placement::shard(jd)
+                 : Placement::replicate();
+    // The groups of the strided shard stay whole rows: even chunks only.
+    bool rows = local % p.getSplitFactor() == 0 &&
+                (local / p.getSplitFactor()) % mesh[axis] == 0;
+    return rows ? p.withDim(jd) : Placement::replicate();
+  }
+  if (!p.isShard())
+    return Placement::replicate();
+  // Earlier merged dims must have the same local size on every rank.
+  int64_t sf = 1;
+  for (int64_t e : group) {
+    if (e == d)
+      break;
+    for (int64_t a = 0; a < axis; ++a)
+      if (kept[a].isShardLike(e) &&
+          localSizeBefore(shape, mesh, kept, e, a) % mesh[a] != 0)
+        return Placement::replicate();
+    sf *= localSizeBefore(shape, mesh, kept, e, axis);
+  }
+  if (!even && (d != group.back() || !isLastShardInGroup(src, axis, group, d)))
+    return Placement::replicate();
+  if (sf == 1)
+    return Placement::shard(jd);
+  return Placement::stridedShard(jd, sf);
+}
+
 static ShardingCandidate collapseCandidate(tensor::CollapseShapeOp op,
                                            llvm::ArrayRef<int64_t> mesh,
                                            llvm::ArrayRef<Placement> src) {
   auto groups = op.getReassociationIndices();
   llvm::ArrayRef<int64_t> shape = op.getSrcType().getShape();
-  auto m = mapPlacements(
-      src,
-      [&](int64_t axis, int64_t d) -> int64_t {
-        for (auto [j, group] : llvm::enumerate(groups)) {
-          if (group.front() != d)
-            continue;
-          // Merging keeps a shard on the first merged dim if it is even.
-          if (group.size() > 1 &&
-              shape[d] % shardsOnDimUpTo(mesh, src, d, axis) != 0)
-            return -1;
-          return j;
-        }
-        return -1;
-      },
-      /*keepPartial=*/true);
-  return unaryCandidate(op, m);
+  Placements target, dst;
+  for (auto [axis, p] : llvm::enumerate(src)) {
+    Placement out = p.isPartial() ? p : Placement::replicate();
+    if (p.isShardLike())
+      for (auto [j, group] : llvm::enumerate(groups))
+        if (llvm::is_contained(group, p.getDim()))
+          out = collapsePlacement(group, j, shape, mesh, target, src, axis);
+    target.push_back(out.isReplicate() ? out : p);
+    dst.push_back(out);
+  }
+  return unaryCandidate(op, {target, dst});
+}
+
+/// The placement of the split of source dim d (into result dims `group`)
+/// for `p = src[axis]`; R if the shard cannot survive. A shard stays on the
+/// first new dim if it divides; a strided shard `_S(d, sf)` becomes `S(i)`
+/// on the new dim whose preceding new dims hold `sf` groups
+/// (`_expected_split_factor`), if that dim divides or is the last one.
+static Placement expandPlacement(const ReassociationIndices &group,
+                                 llvm::ArrayRef<int64_t> shape,
+                                 llvm::ArrayRef<int64_t> mesh,
+                                 llvm::ArrayRef<Placement> src, int64_t axis) {
+  Placement p = src[axis];
+  int64_t d = p.getDim();
+  int64_t first = group.front();
+  if (p.isShard()) {
+    if (group.size() > 1 &&
+        shape[first] % shardsOnDimUpTo(mesh, src, d, axis) != 0)
+      return Placement::replicate();
+    return Placement::shard(static_cast<int32_t>(first));
+  }
+  if (group.size() == 1)
+    return p.withDim(static_cast<int32_t>(first));
+  int64_t prefix = 1;
+  for (auto [i, r] : llvm::enumerate(group)) {
+    int64_t expected = prefix;
+    for (int64_t a = 0; a < axis; ++a)
+      if (src[a].isShardLike(d))
+        expected = expected % mesh[a] == 0 ? expected / mesh[a] : -1;
+    if (i > 0 && expected == p.getSplitFactor()) {
+      bool last = i + 1 == group.size();
+      if (shape[r] % mesh[axis] == 0 || last)
+        return Placement::shard(static_cast<int32_t>(r));
+      return Placement::replicate();
+    }
+    prefix *= shape[r];
+  }
+  return Placement::replicate();
 }
 
 static ShardingCandidate expandCandidate(tensor::ExpandShapeOp op,
@@ -52,18 +157,15 @@ static ShardingCandidate expandCandidate(tensor::ExpandShapeOp op,
                                          llvm::ArrayRef<Placement> src) {
   auto groups = op.getReassociationIndices();
   llvm::ArrayRef<int64_t> shape = op.getResultType().getShape();
-  auto m = mapPlacements(
-      src,
-      [&](int64_t axis, int64_t d) -> int64_t {
-        int64_t first = groups[d].front();
-        // Splitting keeps the shard on the first new dim if it divides.
-        if (groups[d].size() > 1 &&
-            shape[first] % shardsOnDimUpTo(mesh, src, d, axis) != 0)
-          return -1;
-        return first;
-      },
-      /*keepPartial=*/true);
-  return unaryCandidate(op, m);
+  Placements target, dst;
+  for (auto [axis, p] : llvm::enumerate(src)) {
+    Placement out = p.isPartial() ? p : Placement::replicate();
+    if (p.isShardLike())
+      out = expandPlacement(groups[p.getDim()], shape, mesh, src, axis);
+    target.push_back(out.isReplicate() ? out : p);
+    dst.push_back(out);
+  }
+  return unaryCandidate(op, {target, dst});
 }
 
 static ShardingCandidate extractSliceCandidate(tensor::ExtractSliceOp op,
@@ -137,6 +239,13 @@ static std::string unflattenRefusal(llvm::ArrayRef<ReassociationIndices> groups,
                                     llvm::ArrayRef<int64_t> mesh,
                                     llvm::ArrayRef<Placement> src) {
   for (auto [axis, p] : llvm::enumerate(src)) {
+    if (p.isStridedShard() && groups[p.getDim()].size() > 1 &&
+        expandPlacement(groups[p.getDim()], shape, mesh, src, axis)
+            .isReplicate())
+      return ("unflattening dim " + llvm::Twine(p.getDim()) +
+              " with strided shard " + p.str() + " on mesh axis " +
+              llvm::Twine(axis) + ", whose split factor matches no new dim")
+          .str();
     if (!p.isShard() || groups[p.getDim()].size() < 2)
       continue;
     int64_t first = groups[p.getDim()].front();

@@ -73,6 +73,26 @@ static ParseResult parsePlacement(AsmParser &parser, Placement &result) {
     result = Placement::shard(static_cast<int32_t>(dim));
     return success();
   }
+  if (kw == "_S") {
+    // `_S(<dim>, <split factor>)`, PyTorch's `str()` of `_StridedShard`.
+    int64_t dim, sf;
+    SMLoc sfLoc;
+    if (parser.parseLParen() || parser.parseInteger(dim) ||
+        parser.parseComma())
+      return failure();
+    sfLoc = parser.getCurrentLocation();
+    if (parser.parseInteger(sf) || parser.parseRParen())
+      return failure();
+    if (dim < 0 || dim > std::numeric_limits<int32_t>::max())
+      return parser.emitError(loc)
+             << "strided shard dim must be in [0, "
+             << std::numeric_limits<int32_t>::max() << "], got " << dim;
+    if (sf < 2)
+      return parser.emitError(sfLoc)
+             << "strided shard split factor must be at least 2, got " << sf;
+    result = Placement::stridedShard(static_cast<int32_t>(dim), sf);
+    return success();
+  }
   if (kw == "P") {
     StringRef op;
     SMLoc opLoc;
@@ -90,7 +110,9 @@ static ParseResult parsePlacement(AsmParser &parser, Placement &result) {
     return success();
   }
   return parser.emitError(loc)
-         << "expected placement S(<dim>), R or P(<op>), got '" << kw << "'";
+         << "expected placement S(<dim>), R, P(<op>) or _S(<dim>, <split "
+            "factor>), got '"
+         << kw << "'";
 }
 
 ParseResult

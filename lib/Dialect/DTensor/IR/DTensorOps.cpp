@@ -29,6 +29,9 @@ static LogicalResult verifySpecOnMesh(Operation *op, SpecAttr spec, MeshOp mesh,
                              << spec.getMesh();
   std::string err =
       checkPlacements(spec.getPlacements(), mesh.getRank(), type.getRank());
+  if (err.empty())
+    err = checkStridedShards(spec.getPlacements(), type.getShape(),
+                             ShapedType::kDynamic);
   if (!err.empty())
     return op->emitOpError()
            << "spec " << spec << " of " << what << ": " << err;

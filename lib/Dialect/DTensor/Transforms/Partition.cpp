@@ -103,6 +103,18 @@ private:
                  OpFoldResult size);
   /// Pads dim `d` of `v` at the end to `size` elements.
   Value padDim(Location loc, Value v, int64_t d, OpFoldResult size);
+  /// Views dim `d` of `v` as `[groups, size / groups]` (dims d and d + 1).
+  Value splitDim(Location loc, Value v, int64_t d, int64_t groups);
+  /// Merges dims `d` and `d + 1` of `v`.
+  Value mergeDims(Location loc, Value v, int64_t d);
+  /// R -> `_S(d, sf)` on an axis of `k` ranks: this rank's chunk of each of
+  /// the `sf` groups of dim d.
+  Value stridedChunk(Location loc, Value cur, Placement to, int64_t axis);
+  /// `_S(d, sf)` -> R: all-gathers every group's chunks (padded to equal
+  /// blocks) and keeps the `n` elements of dim d.
+  Value gatherStrided(Location loc, Value cur, Placement from, OpFoldResult n,
+                      int64_t k, FlatSymbolRefAttr meshRef,
+                      DenseI64ArrayAttr axes);
   /// All-gathers dim `d` of `cur` over `axes` (`k` ranks) into the `n`
   /// elements it has after the gather, padding uneven shards to equal
   /// blocks and slicing the padding off.
@@ -186,8 +198,34 @@ LocalExtent Localizer::getExtent(Location loc, int64_t n,
   OpFoldResult size = b.getIndexAttr(n);
   OpFoldResult offset = b.getIndexAttr(0);
   for (auto [axis, p] : llvm::enumerate(ps)) {
-    if (!p.isShard(d))
+    if (!p.isShardLike(d))
       continue;
+    if (p.isStridedShard()) {
+      // `sf` groups of size / sf (the verifier keeps them even), each
+      // chunked; the offset is that of the first element, as PyTorch's.
+      int64_t sf = p.getSplitFactor();
+      std::optional<int64_t> ns = getConstantIntValue(size);
+      OpFoldResult group =
+          ns ? OpFoldResult(b.getIndexAttr(*ns / sf))
+             : OpFoldResult(arith::DivUIOp::create(
+                                b, loc,
+                                getValueOrCreateConstantIndexOp(b, loc, size),
+                                index(loc, sf))
+                                .getResult());
+      LocalExtent e = chunk(loc, group, meshShape[axis], coord(axis));
+      std::optional<int64_t> es = getConstantIntValue(e.size);
+      size = es ? OpFoldResult(b.getIndexAttr(*es * sf))
+                : OpFoldResult(arith::MulIOp::create(
+                                   b, loc,
+                                   getValueOrCreateConstantIndexOp(b, loc,
+                                                                   e.size),
+                                   index(loc, sf))
+                                   .getResult());
+      Value o = getValueOrCreateConstantIndexOp(b, loc, offset);
+      Value eo = getValueOrCreateConstantIndexOp(b, loc, e.offset);
+      offset = arith::AddIOp::create(b, loc, o, eo).getResult();
+      continue;
+    }
     LocalExtent e = chunk(loc, size, meshShape[axis], coord(axis));
     size = e.size;
     Value o = getValueOrCreateConstantIndexOp(b, loc, offset);
@@ -245,6 +283,80 @@ Value Localizer::padDim(Location loc, Value v, int64_t d, OpFoldResult size) {
   Value zero = arith::ConstantOp::create(b, loc, type.getElementType(),
                                          b.getZeroAttr(type.getElementType()));
   return tensor::PadOp::create(b, loc, padded, v, low, high, zero);
+}
+
+Value Localizer::splitDim(Location loc, Value v, int64_t d, int64_t groups) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> shape;
+  SmallVector<OpFoldResult> sizes;
+  SmallVector<ReassociationIndices> reassoc;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    if (i != d) {
+      reassoc.push_back({static_cast<int64_t>(shape.size())});
+      shape.push_back(type.getDimSize(i));
+      sizes.push_back(getDimSize(loc, v, i));
+      continue;
+    }
+    int64_t at = shape.size();
+    reassoc.push_back({at, at + 1});
+    shape.push_back(groups);
+    sizes.push_back(b.getIndexAttr(groups));
+    if (!type.isDynamicDim(d)) {
+      shape.push_back(type.getDimSize(d) / groups);
+      sizes.push_back(b.getIndexAttr(type.getDimSize(d) / groups));
+    } else {
+      shape.push_back(ShapedType::kDynamic);
+      sizes.push_back(arith::DivUIOp::create(
+                          b, loc, tensor::DimOp::create(b, loc, v, d),
+                          index(loc, groups))
+                          .getResult());
+    }
+  }
+  auto result = RankedTensorType::get(shape, type.getElementType());
+  return tensor::ExpandShapeOp::create(b, loc, result, v, reassoc, sizes);
+}
+
+Value Localizer::mergeDims(Location loc, Value v, int64_t d) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<ReassociationIndices> reassoc;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    if (i == d + 1)
+      continue;
+    if (i == d)
+      reassoc.push_back({i, i + 1});
+    else
+      reassoc.push_back({i});
+  }
+  return tensor::CollapseShapeOp::create(b, loc, v, reassoc);
+}
+
+Value Localizer::stridedChunk(Location loc, Value cur, Placement to,
+                              int64_t axis) {
+  int64_t d = to.getDim();
+  Value groups = splitDim(loc, cur, d, to.getSplitFactor());
+  LocalExtent e = chunk(loc, getDimSize(loc, groups, d + 1), meshShape[axis],
+                        coord(axis));
+  return mergeDims(loc, sliceDim(loc, groups, d + 1, e.offset, e.size), d);
+}
+
+Value Localizer::gatherStrided(Location loc, Value cur, Placement from,
+                               OpFoldResult n, int64_t k,
+                               FlatSymbolRefAttr meshRef,
+                               DenseI64ArrayAttr axes) {
+  int64_t d = from.getDim(), sf = from.getSplitFactor();
+  // Gathering dim d + 1 of [sf, chunk] puts the ranks' chunks of each group
+  // side by side, in rank order: the group's elements, padding aside.
+  std::optional<int64_t> ns = getConstantIntValue(n);
+  OpFoldResult group =
+      ns ? OpFoldResult(b.getIndexAttr(*ns / sf))
+         : OpFoldResult(
+               arith::DivUIOp::create(
+                   b, loc, getValueOrCreateConstantIndexOp(b, loc, n),
+                   index(loc, sf))
+                   .getResult());
+  Value gathered = gatherPadded(loc, splitDim(loc, cur, d, sf), d + 1, group,
+                                k, meshRef, axes);
+  return mergeDims(loc, gathered, d);
 }
 
 Value Localizer::castTo(Location loc, Value v, Type type) {
@@ -326,6 +438,8 @@ Value Localizer::lowerStep(Location loc, Value cur,
     ++numCollectives;
     return lowerAllToAll(loc, cur, s);
   case StepKind::LocalChunk: {
+    if (step.to.isStridedShard())
+      return stridedChunk(loc, cur, step.to, step.axis);
     int64_t d = step.to.getDim();
     LocalExtent e = chunk(loc, getDimSize(loc, cur, d), meshShape[step.axis],
                           coord(step.axis));
@@ -343,6 +457,8 @@ Value Localizer::lowerAllGather(Location loc, Value cur, const StepContext &s) {
   auto curType = cast<RankedTensorType>(cur.getType());
   int64_t d = s.step.from.getDim();
   OpFoldResult n = getExtent(loc, s.global.getDimSize(d), s.after, d).size;
+  if (s.step.from.isStridedShard())
+    return gatherStrided(loc, cur, s.step.from, n, s.k, s.meshRef, s.axes);
   std::optional<int64_t> ns = getConstantIntValue(n);
   if (ns && !curType.isDynamicDim(d) && curType.getDimSize(d) * s.k == *ns)
     return AllGatherOp::create(b, loc, getLocalType(s.global, s.after), cur,

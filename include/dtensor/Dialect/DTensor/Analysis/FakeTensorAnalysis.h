@@ -230,6 +230,9 @@ private:
   llvm::SmallVector<Value> values;
   double pytorchCommCost = 0;
   llvm::SmallVector<std::pair<Operation *, std::string>> pytorchRefusals;
+  /// How strided-shard steps are priced: as PyTorch does for PyTorch's
+  /// plan, as the collectives they run for the planner's.
+  StridedCost stridedCost = StridedCost::PyTorch;
 
 public:
   /// How the global planner planned this function (strategy=global/exact).
