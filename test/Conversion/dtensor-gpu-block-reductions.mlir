@@ -68,3 +68,38 @@ func.func @col_sum(%a: memref<8x100xf32>, %o: memref<100xf32>) {
   }
   return
 }
+
+// A bf16 row sum of exp: the partials, the all-reduce and the final combine
+// are f32 (no 16-bit accumulation); the body's exp stays bf16, extended once
+// per element; the result is truncated once, when stored.
+// CHECK-LABEL: func.func @row_sum_bf16
+// CHECK: gpu.launch
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[PART:.*]] = scf.for %{{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32)
+// CHECK: %[[X:.*]] = memref.load %{{.*}} : memref<4x64xbf16>
+// CHECK: %[[E:.*]] = math.exp %[[X]] : bf16
+// CHECK: %[[W:.*]] = arith.extf %[[E]] : bf16 to f32
+// CHECK: arith.addf %[[W]], %[[ACC]] : f32
+// CHECK: %[[ALL:.*]] = gpu.all_reduce %[[PART]] uniform
+// CHECK: arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK: scf.if
+// CHECK: %[[OLD:.*]] = arith.extf %{{.*}} : bf16 to f32
+// CHECK: %[[S:.*]] = arith.addf %[[ALL]], %[[OLD]] : f32
+// CHECK: %[[T:.*]] = arith.truncf %[[S]] : f32 to bf16
+// CHECK: memref.store %[[T]]
+// CHECK-NOT: arith.addf %{{.*}} : bf16
+// EMU-LABEL: func.func @row_sum_bf16
+// EMU: scf.for {{.*}} -> (f32)
+// EMU: arith.truncf {{.*}} : f32 to bf16
+func.func @row_sum_bf16(%a: memref<4x64xbf16>, %o: memref<4xbf16>) {
+  %zero = arith.constant 0.0 : bf16
+  linalg.fill ins(%zero : bf16) outs(%o : memref<4xbf16>)
+  linalg.generic {indexing_maps = [#in, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%a : memref<4x64xbf16>) outs(%o : memref<4xbf16>) {
+  ^bb0(%x: bf16, %acc: bf16):
+    %e = math.exp %x : bf16
+    %s = arith.addf %e, %acc : bf16
+    linalg.yield %s : bf16
+  }
+  return
+}

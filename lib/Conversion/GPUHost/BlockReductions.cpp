@@ -4,7 +4,8 @@
 // over the reduced dims: for a reduction along the innermost (contiguous)
 // dim, consecutive threads then read addresses a whole row apart. Here a
 // block of threads shares one output: the threads stride over the row
-// together (coalesced), and gpu.all_reduce combines their partials.
+// together (coalesced), and gpu.all_reduce combines their partials. The
+// partials of f16/bf16 reductions are f32: nothing accumulates in 16 bits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -77,13 +78,18 @@ FailureOr<ReductionPlan> matchBlockReduction(linalg::GenericOp op) {
     return failure();
   BlockArgument acc = op.getRegionOutputArgs()[0];
   Type type = acc.getType();
-  if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() != 32)
+  if (!type.isIntOrFloat() ||
+      (type.getIntOrFloatBitWidth() != 32 && !type.isF16() && !type.isBF16()))
     return failure();
   SmallVector<Operation *> combiners;
   plan.reduced = matchReduction(op.getRegionOutputArgs(), 0, combiners);
   if (!plan.reduced || combiners.size() != 1 || !acc.hasOneUse())
     return failure();
   plan.combiner = combiners.front();
+  // The body yields the combined value and uses it for nothing else.
+  if (!plan.combiner->getResult(0).hasOneUse() ||
+      !isa<linalg::YieldOp>(*plan.combiner->getResult(0).getUsers().begin()))
+    return failure();
   std::optional<TypedAttr> neutral = arith::getNeutralElement(plan.combiner);
   if (!neutral || plan.combiner->getNumOperands() != 2)
     return failure();
@@ -107,6 +113,8 @@ public:
     if (std::optional<int64_t> n = getConstantIntValue(numReduced))
       threads = std::min(threads, std::max<int64_t>(32, llvm::alignTo(*n, 32)));
     numThreads = index(threads);
+    Type type = this->op().getRegionOutputArgs()[0].getType();
+    accType = type.isF16() || type.isBF16() ? b.getF32Type() : type;
   }
 
   /// The kernel: one block per output, `numThreads` threads.
@@ -123,7 +131,22 @@ private:
     return p;
   }
   linalg::GenericOp op() const { return plan.op; }
-  Value neutral() { return arith::ConstantOp::create(b, loc, plan.neutral); }
+  /// True if the partials are wider than the output (f32 for 16-bit).
+  bool widened() const { return accType != plan.neutral.getType(); }
+  /// The combiner's neutral element, of the partials' type.
+  Value neutral() {
+    if (!widened())
+      return arith::ConstantOp::create(b, loc, plan.neutral);
+    APFloat value = cast<FloatAttr>(plan.neutral).getValue();
+    bool lost = false;
+    value.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &lost);
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(accType, value));
+  }
+  /// `v` (of the output's type) as a partial.
+  Value widen(Value v) {
+    return widened() ? arith::ExtFOp::create(b, loc, accType, v).getResult()
+                     : v;
+  }
 
   /// Sets `ivs[d]` for the loops `dims` from their linearized index (the
   /// last dim varies fastest).
@@ -149,12 +172,17 @@ private:
     return result;
   }
 
-  /// The combiner applied to the partial `value` and the accumulator `acc`.
+  /// The combiner applied to the partial `value` and the accumulator `acc`
+  /// (both of the partials' type).
   Value combine(Value value, Value acc) {
-    IRMapping mapping;
-    mapping.map(op().getRegionOutputArgs()[0], acc);
-    mapping.map(plan.reduced, value);
-    return b.clone(*plan.combiner, mapping)->getResult(0);
+    Operation *combiner = plan.combiner;
+    SmallVector<Value> operands;
+    for (Value operand : combiner->getOperands())
+      operands.push_back(operand == plan.reduced ? value : acc);
+    // The same op (and attributes, e.g. fastmath) on the partials' type.
+    OperationState state(loc, combiner->getName().getIdentifier(), operands,
+                         TypeRange{accType}, combiner->getAttrs());
+    return b.create(state)->getResult(0);
   }
 
   /// The partial of the thread `tid`: from the neutral element, the body
@@ -168,7 +196,10 @@ private:
     linalg::FillOp fill = plan.fill;
     Value old = fill ? fill.getDpsInputs()[0]
                      : memref::LoadOp::create(b, loc, init->get(), at);
-    memref::StoreOp::create(b, loc, combine(total, old), init->get(), at);
+    Value result = combine(total, widen(old));
+    if (widened())
+      result = arith::TruncFOp::create(b, loc, plan.neutral.getType(), result);
+    memref::StoreOp::create(b, loc, result, init->get(), at);
   }
 
   RewriterBase &b;
@@ -176,6 +207,8 @@ private:
   Location loc;
   SmallVector<Value> sizes;
   Value numOutputs, numReduced, numThreads;
+  /// The type of the partials.
+  Type accType;
 };
 
 Value ReductionBuilder::buildPartial(Value tid, SmallVector<Value> ivs) {
@@ -196,16 +229,18 @@ Value ReductionBuilder::buildPartial(Value tid, SmallVector<Value> ivs) {
     SmallVector<Value> at = indices(op.getMatchingIndexingMap(input), ivs);
     mapping.map(arg, memref::LoadOp::create(b, loc, input->get(), at));
   }
-  mapping.map(op.getRegionOutputArgs()[0], loop.getRegionIterArg(0));
+  // The body but its combiner (the accumulator's only use), which combines
+  // in the partials' type.
   for (Operation &nested : body->without_terminator()) {
     if (auto indexOp = dyn_cast<linalg::IndexOp>(nested)) {
       mapping.map(indexOp.getResult(), ivs[indexOp.getDim()]);
       continue;
     }
-    b.clone(nested, mapping);
+    if (&nested != plan.combiner)
+      b.clone(nested, mapping);
   }
-  Value next = mapping.lookup(body->getTerminator()->getOperand(0));
-  scf::YieldOp::create(b, loc, next);
+  Value value = widen(mapping.lookupOrDefault(plan.reduced));
+  scf::YieldOp::create(b, loc, combine(value, loop.getRegionIterArg(0)));
   return loop.getResult(0);
 }
 
