@@ -252,6 +252,17 @@ def DTensorGPUBlockReductions
     truncated once when stored): nothing accumulates in 16 bits. Other ops are unchanged
     (the loop path: one thread per output, coalesced across outputs).
 
+    With `fuse-rows`, consecutive such reductions over the same rows (each
+    after its fill, one reduction loop, static ranges; a later one may read
+    an earlier one's output at its row) and the elementwise `linalg.generic`
+    right after them (all loops parallel, identity output map, reading the
+    reductions' outputs at its row) are one kernel: per row, each
+    reduction's all-reduced value is stored by thread 0 and kept as a value
+    for the later bodies, then every thread computes the elementwise op on
+    its elements `t, t + B, ...`. Softmax (max, sum of exp, divide) is then
+    one kernel of one block per row. The input row is read from global
+    memory in each phase (not staged in shared memory).
+
     `emulate=true` (testing on the CPU) builds the same decomposition as
     host loops: an `scf.parallel` over the outputs, and per output a loop
     over the `B` threads' strided partials combined in thread order, so
@@ -263,7 +274,10 @@ def DTensorGPUBlockReductions
            "threads per block (the most; a multiple of 32)">,
     Option<"emulate", "emulate", "bool", /*default=*/"false",
            "build host loops with the same per-thread partials instead of "
-           "kernels (testing)">
+           "kernels (testing)">,
+    Option<"fuseRows", "fuse-rows", "bool", /*default=*/"true",
+           "one kernel per row for consecutive reductions over the same "
+           "rows and the elementwise op after them (softmax)">
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
