@@ -114,3 +114,167 @@ func.func @negative(%t: tensor<4x8xf32>, %u: tensor<8x16xf32>, %v: tensor<4x16xf
   }
   return %r : tensor<4x16xf32>
 }
+
+// -----
+
+// fill 0 + matmul + the in-place bias add and relu of a Linear layer: one
+// call with beta = 0, the bias pointer (the aligned pointer of %bias) and
+// DTRT_EPILOGUE_BIAS_RELU (3); no fill, no elementwise op left.
+// CHECK-LABEL: func.func @bias_relu
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[BIAS_RELU:.*]] = arith.constant 3 : i32
+// CHECK: %[[C:.*]] = memref.alloc(){{.*}}: memref<4x16xf32>
+// CHECK-NOT: linalg.fill
+// CHECK: %[[PB:.*]] = memref.extract_aligned_pointer_as_index %{{.*}} : memref<16xf32>
+// CHECK: %[[IB:.*]] = arith.index_cast %[[PB]] : index to i64
+// CHECK: call @dtrt_cublaslt_matmul({{.*}}, %[[ONE]], %[[ZERO]], %[[IB]], %[[BIAS_RELU]])
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[C]]
+// EMU-LABEL: func.func @bias_relu
+// EMU: %[[VC:.*]] = memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [1, 4, 16], strides: [0, 16, 1]
+// EMU: linalg.fill ins(%{{.*}} : f32) outs(%[[VC]] :
+// EMU: linalg.generic {{.*}} outs(%[[VC]] : {{.*}}) attrs = {__cublaslt_emulation__}
+// EMU: linalg.generic {{.*}} ins(%[[VC]], %{{.*}} : {{.*}}, memref<16xf32>) outs(%[[VC]] :
+// EMU: arith.addf
+// EMU: arith.maximumf
+// EMU-NOT: linalg.generic
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+func.func @bias_relu(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %bias: memref<16xf32>) -> memref<4x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<4x16xf32>
+  linalg.fill ins(%z : f32) outs(%c : memref<4x16xf32>)
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  linalg.generic {indexing_maps = [#id2, #col, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<4x16xf32>, memref<16xf32>) outs(%c : memref<4x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %y, %x : f32
+    %r = arith.maximumf %s, %z : f32
+    linalg.yield %r : f32
+  }
+  return %c : memref<4x16xf32>
+}
+
+// -----
+
+// relu alone (maxnumf, zero first): DTRT_EPILOGUE_RELU (1), no bias
+// (null pointer); the output is not zero-filled (a non-zero fill): beta = 1
+// and the fill stays.
+// CHECK-LABEL: func.func @relu
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG: %[[RELU:.*]] = arith.constant 1 : i32
+// CHECK-DAG: %[[NULL:.*]] = arith.constant 0 : i64
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[C:.*]] : memref<4x16xf32>)
+// CHECK: call @dtrt_cublaslt_matmul({{.*}}, %[[ONE]], %[[ONE]], %[[NULL]], %[[RELU]])
+// CHECK-NOT: linalg.generic
+// EMU-LABEL: func.func @relu
+// EMU: linalg.fill
+// EMU: linalg.generic {{.*}} attrs = {__cublaslt_emulation__}
+// EMU: linalg.generic
+// EMU-NOT: arith.addf
+// EMU: arith.maximumf
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @relu(%a: memref<4x8xf32>, %b: memref<8x16xf32>) -> memref<4x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %half = arith.constant 0.5 : f32
+  %c = memref.alloc() : memref<4x16xf32>
+  linalg.fill ins(%half : f32) outs(%c : memref<4x16xf32>)
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<4x16xf32>) outs(%c : memref<4x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maxnumf %z, %x : f32
+    linalg.yield %r : f32
+  }
+  return %c : memref<4x16xf32>
+}
+
+// -----
+
+// A bias add alone in bf16 (DTRT_EPILOGUE_BIAS, 2), and a zero fill shared
+// through a copy (what bufferization makes of one fill feeding several
+// GEMMs): beta = 0 and the copy erased (the fill of the source stays: only
+// the GEMM's own output is followed).
+// CHECK-LABEL: func.func @bias_copy
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[BIAS:.*]] = arith.constant 2 : i32
+// CHECK-NOT: memref.copy
+// CHECK: call @dtrt_cublaslt_matmul(%c8_i32, %c8_i32, {{.*}}, %[[ZERO]], %{{.*}}, %[[BIAS]])
+// CHECK-NOT: linalg.generic
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+func.func @bias_copy(%a: memref<4x8xbf16>, %b: memref<8x16xbf16>, %bias: memref<16xbf16>) -> memref<4x16xbf16> {
+  %z = arith.constant 0.0 : bf16
+  %zeros = memref.alloc() : memref<4x16xbf16>
+  linalg.fill ins(%z : bf16) outs(%zeros : memref<4x16xbf16>)
+  %c = memref.alloc() : memref<4x16xbf16>
+  memref.copy %zeros, %c : memref<4x16xbf16> to memref<4x16xbf16>
+  linalg.matmul ins(%a, %b : memref<4x8xbf16>, memref<8x16xbf16>) outs(%c : memref<4x16xbf16>)
+  linalg.generic {indexing_maps = [#id2, #col, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<4x16xbf16>, memref<16xbf16>) outs(%c : memref<4x16xbf16>) {
+  ^bb0(%x: bf16, %y: bf16, %o: bf16):
+    %s = arith.addf %x, %y : bf16
+    linalg.yield %s : bf16
+  }
+  memref.dealloc %zeros : memref<4x16xbf16>
+  return %c : memref<4x16xbf16>
+}
+
+// -----
+
+// No epilogue: the output is a function argument (not a fresh allocation),
+// the elementwise op writes another buffer, the output is read in between,
+// the body does more than bias + relu. Every call gets epilogue 0 (no
+// bias) and beta = 1 (no zero fill), and every elementwise op stays.
+// CHECK-LABEL: func.func @no_epilogue
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: call @dtrt_cublaslt_matmul({{.*}}, %[[ONE]], %[[ONE]], %c0_i64, %c0_i32)
+// CHECK: linalg.generic
+// CHECK: call @dtrt_cublaslt_matmul({{.*}}, %[[ONE]], %[[ONE]], %c0_i64, %c0_i32)
+// CHECK: linalg.generic
+// CHECK: call @dtrt_cublaslt_matmul({{.*}}, %[[ONE]], %[[ONE]], %c0_i64, %c0_i32)
+// CHECK: memref.copy
+// CHECK: linalg.generic
+// CHECK: call @dtrt_cublaslt_matmul({{.*}}, %[[ONE]], %[[ONE]], %c0_i64, %c0_i32)
+// CHECK: linalg.generic
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @no_epilogue(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %arg: memref<4x16xf32>, %other: memref<4x16xf32>) -> (memref<4x16xf32>, memref<4x16xf32>, memref<4x16xf32>) {
+  %z = arith.constant 0.0 : f32
+  %two = arith.constant 2.0 : f32
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%arg : memref<4x16xf32>)
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%arg : memref<4x16xf32>) outs(%arg : memref<4x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %z : f32
+    linalg.yield %r : f32
+  }
+  %c1 = memref.alloc() : memref<4x16xf32>
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c1 : memref<4x16xf32>)
+  %d1 = memref.alloc() : memref<4x16xf32>
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%c1 : memref<4x16xf32>) outs(%d1 : memref<4x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %z : f32
+    linalg.yield %r : f32
+  }
+  %c2 = memref.alloc() : memref<4x16xf32>
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c2 : memref<4x16xf32>)
+  memref.copy %c2, %other : memref<4x16xf32> to memref<4x16xf32>
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%c2 : memref<4x16xf32>) outs(%c2 : memref<4x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %z : f32
+    linalg.yield %r : f32
+  }
+  %c3 = memref.alloc() : memref<4x16xf32>
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c3 : memref<4x16xf32>)
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%c3 : memref<4x16xf32>) outs(%c3 : memref<4x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.mulf %x, %two : f32
+    %r = arith.maximumf %m, %z : f32
+    linalg.yield %r : f32
+  }
+  return %d1, %c2, %c3 : memref<4x16xf32>, memref<4x16xf32>, memref<4x16xf32>
+}

@@ -152,21 +152,53 @@ def DTensorLinalgToCuBLASLt
     dim of B and the n dim of C (or the m dim of C: then the inputs swap
     roles, C^T = B^T A^T). The innermost batch dim is the GEMM's
     batch (its strides are the stride_* arguments); outer batch dims become
-    an `scf.for` nest of calls. alpha = beta = 1: the linalg op accumulates
-    into its init. The returned status is checked: non-zero calls
-    `dtrt_abort(dtrt_last_error())`. Contractions that do not match are
-    left to the kernel path.
+    an `scf.for` nest of calls. alpha = 1; beta = 1 (the linalg op
+    accumulates into its init) unless the output holds zeros. The returned
+    status is checked: non-zero calls `dtrt_abort(dtrt_last_error())`.
+    Contractions that do not match are left to the kernel path.
+
+    With `fold-zero-fill`, a GEMM whose output provably holds zeros (a zero
+    `linalg.fill` of it, or a `memref.copy` of a buffer filled so, with no
+    possible write in between: the analysis of `dtensor-linalg-to-blas`,
+    `dtensor/Conversion/Utils/BufferZeros.h`) gets beta = 0, and the fill or
+    copy is erased when nothing reads the buffer in between (no fill kernel,
+    no device copy).
+
+    With `fuse-epilogues`, an unbatched GEMM whose output C (a fresh
+    allocation, rows the GEMM's m) is next accessed by an elementwise
+    `linalg.generic` that rewrites C in place as `C + bias`, `max(C, 0)` or
+    `max(C + bias, 0)` (`bias` a contiguous vector over C's columns, of C's
+    element type; `maximumf` or `maxnumf` with +0.0) gets the cuBLASLt
+    epilogue `DTRT_EPILOGUE_BIAS`, `RELU` or `BIAS_RELU` (the bias pointer in
+    the call), and the elementwise op is erased: its kernel disappears.
 
     `emulate=true` (for testing on machines without a GPU) builds, instead
     of each call, a `linalg.generic` over `memref.reinterpret_cast` views
     made from exactly the offsets, leading dims, strides and transpose
     flags the call would pass, so that running the program on the CPU
-    checks the arguments against the ABI above.
+    checks the arguments against the ABI above; beta = 0 is a zero fill of
+    the output view first, an epilogue a `linalg.generic` after it computing
+    what the epilogue flag says (not a copy of the erased op).
   }];
   let options = [
     Option<"emulate", "emulate", "bool", /*default=*/"false",
            "build an in-IR reference of each call instead of calling the "
-           "runtime (testing)">
+           "runtime (testing)">,
+    Option<"foldZeroFill", "fold-zero-fill", "bool", /*default=*/"true",
+           "call with beta = 0 (and erase the fill) when the output holds "
+           "zeros">,
+    Option<"fuseEpilogues", "fuse-epilogues", "bool", /*default=*/"true",
+           "fuse a following in-place bias add and/or relu into the call's "
+           "cuBLASLt epilogue">
+  ];
+  let statistics = [
+    Statistic<"numGemms", "gemms", "contractions rewritten into cuBLASLt "
+              "calls">,
+    Statistic<"numBetaZero", "beta-zero", "of those, called with beta = 0">,
+    Statistic<"numEpilogues", "epilogues",
+              "of those, with a fused bias and/or relu epilogue">,
+    Statistic<"numErasedFills", "erased-fills",
+              "zero fills and copies of zeros erased">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
@@ -201,7 +233,8 @@ def DTensorGPUBlockReductions
     reduction, with one init indexed by exactly the parallel loops and a
     body `out = combine(g(inputs), out)` with one associative combiner that
     has a neutral element (`matchReduction`, `arith::getNeutralElement`:
-    addf, mulf, maxnumf, minimumf, addi, ...; 32-bit element types), into a
+    addf, mulf, maxnumf, minimumf, addi, ...; 32-bit, f16 or bf16 element
+    types), into a
     `gpu.launch` with one block per output element (the parallel loops
     delinearized from `block.x`) and `block-size` threads (at most the
     reduction size rounded up to a warp). Thread `t` accumulates the
@@ -213,8 +246,22 @@ def DTensorGPUBlockReductions
     `linalg.fill` of the output right before the op, with no op with memory
     effects in between: the fill is then erased). The body is cloned as
     is (`linalg.index` becomes the loop index), so softmax's max and sum of
-    exp, and a norm's sums, are one kernel each. Other ops are unchanged
+    exp, and a norm's sums, are one kernel each. With f16/bf16 elements
+    the partials, their `gpu.all_reduce` and the final combine are f32 (the
+    body's value extended, the combiner recreated on f32, the result
+    truncated once when stored): nothing accumulates in 16 bits. Other ops are unchanged
     (the loop path: one thread per output, coalesced across outputs).
+
+    With `fuse-rows`, consecutive such reductions over the same rows (each
+    after its fill, one reduction loop, static ranges; a later one may read
+    an earlier one's output at its row) and the elementwise `linalg.generic`
+    right after them (all loops parallel, identity output map, reading the
+    reductions' outputs at its row) are one kernel: per row, each
+    reduction's all-reduced value is stored by thread 0 and kept as a value
+    for the later bodies, then every thread computes the elementwise op on
+    its elements `t, t + B, ...`. Softmax (max, sum of exp, divide) is then
+    one kernel of one block per row. The input row is read from global
+    memory in each phase (not staged in shared memory).
 
     `emulate=true` (testing on the CPU) builds the same decomposition as
     host loops: an `scf.parallel` over the outputs, and per output a loop
@@ -227,7 +274,10 @@ def DTensorGPUBlockReductions
            "threads per block (the most; a multiple of 32)">,
     Option<"emulate", "emulate", "bool", /*default=*/"false",
            "build host loops with the same per-thread partials instead of "
-           "kernels (testing)">
+           "kernels (testing)">,
+    Option<"fuseRows", "fuse-rows", "bool", /*default=*/"true",
+           "one kernel per row for consecutive reductions over the same "
+           "rows and the elementwise op after them (softmax)">
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",

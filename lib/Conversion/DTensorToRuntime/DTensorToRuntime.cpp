@@ -81,15 +81,8 @@ struct RuntimeFunction {
 /// Declares `fn` in the module of `from` if needed.
 func::FuncOp declare(RewriterBase &rewriter, Operation *from,
                      RuntimeFunction fn) {
-  auto module = from->getParentOfType<ModuleOp>();
-  if (auto f = module.lookupSymbol<func::FuncOp>(fn.name))
-    return f;
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPointToStart(module.getBody());
-  auto f = func::FuncOp::create(rewriter, module.getLoc(), fn.name,
-                                fn.type(rewriter.getContext()));
-  f.setPrivate();
-  return f;
+  return declareRuntimeFunction(rewriter, from->getParentOfType<ModuleOp>(),
+                                fn.name, fn.type(rewriter.getContext()));
 }
 
 //===----------------------------------------------------------------------===//
@@ -174,17 +167,7 @@ public:
   void call(RuntimeFunction fn, ValueRange args) {
     func::FuncOp f = declare(b, op, fn);
     assert(TypeRange(args) == f.getArgumentTypes() && "dtrt.h signature");
-    Value status = func::CallOp::create(b, loc, f, args).getResult(0);
-    Value failed =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, status, i32(0));
-    func::FuncOp lastError = declare(b, op, DTRT_FUNCTION(dtrt_last_error));
-    func::FuncOp abort = declare(b, op, DTRT_FUNCTION(dtrt_abort));
-    scf::IfOp::create(b, loc, failed, [&](OpBuilder &nb, Location nl) {
-      Value msg =
-          func::CallOp::create(nb, nl, lastError, ValueRange{}).getResult(0);
-      func::CallOp::create(nb, nl, abort, ValueRange{msg});
-      scf::YieldOp::create(nb, nl);
-    });
+    createCheckedRuntimeCall(b, loc, f, args);
   }
 
   /// Moves dim `d` of `t` to the front.

@@ -14,6 +14,7 @@
 
 #include "dtensor/Conversion/LinalgToBLAS/LinalgToBLAS.h"
 #include "dtensor/Conversion/Passes.h"
+#include "dtensor/Conversion/Utils/BufferZeros.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/Matchers.h"
@@ -237,112 +238,6 @@ FailureOr<GemmPlan> matchGemm(linalg::LinalgOp op) {
           succeeded(plan))
         return plan;
   return failure();
-}
-
-//===----------------------------------------------------------------------===//
-// Zero outputs (beta = 0)
-//===----------------------------------------------------------------------===//
-//
-// Done on buffers, after bufferization, because that is where the zeros
-// are visible: a zero fill shared by several contractions on tensors becomes
-// one filled buffer copied into each output (memref.copy), which only an
-// analysis of the buffers can see through. It is sound because it only
-// follows fresh allocations (memref.alloc/alloca, nothing else can alias
-// them but their own views) within one block, and stops at any op that may
-// write them or whose effects are unknown. Doing it on tensors instead would
-// need a contraction with an undefined (tensor.empty) init, which the loop
-// fallback (blas=false, or an unmatched GEMM) would compute wrongly.
-
-/// The buffer `v` is a view of, through view-like ops.
-Value getRootBuffer(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
-}
-
-/// True if `v` is a fresh allocation: only its own views can alias it.
-bool isFreshAllocation(Value v) {
-  auto effects = v.getDefiningOp<MemoryEffectOpInterface>();
-  return effects &&
-         effects.getEffectOnValue<MemoryEffects::Allocate>(v).has_value();
-}
-
-/// True if `v` is known not to alias the fresh allocation `root`.
-bool isDisjointFrom(Value v, Value root) {
-  Value other = getRootBuffer(v);
-  if (other == root)
-    return false;
-  if (isFreshAllocation(other))
-    return true;
-  // A function argument cannot be a buffer the function allocates.
-  auto arg = dyn_cast<BlockArgument>(other);
-  return arg && isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
-}
-
-/// True if `op` (or an op nested in it) may write (or, unless `writesOnly`,
-/// read) the fresh allocation `root`.
-bool mayAccess(Operation *op, Value root, bool writesOnly) {
-  if (auto iface = dyn_cast<MemoryEffectOpInterface>(op)) {
-    SmallVector<MemoryEffects::EffectInstance> effects;
-    iface.getEffects(effects);
-    for (const MemoryEffects::EffectInstance &e : effects) {
-      if (isa<MemoryEffects::Allocate>(e.getEffect()) ||
-          (writesOnly && isa<MemoryEffects::Read>(e.getEffect())))
-        continue;
-      if (!e.getValue() || !isDisjointFrom(e.getValue(), root))
-        return true;
-    }
-  } else if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()) {
-    return true;
-  }
-  if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
-    return false;
-  for (Region &region : op->getRegions())
-    for (Operation &nested : region.getOps())
-      if (mayAccess(&nested, root, writesOnly))
-        return true;
-  return false;
-}
-
-/// True if all of `buffer` holds zeros right before `before`: a zero
-/// `linalg.fill` of it, or (at `depth` 0) a copy into it of a buffer that
-/// does, with nothing writing it in between. When nothing reads it either,
-/// the fill or copy is added to `erasable`. The ops in `erased` (to be
-/// erased) are ignored.
-bool holdsZeros(Operation *before, Value buffer,
-                const llvm::SetVector<Operation *> &erased,
-                llvm::SetVector<Operation *> &erasable, int depth = 0) {
-  Value root = getRootBuffer(buffer);
-  if (!isFreshAllocation(root))
-    return false;
-  bool read = false;
-  for (Operation *op = before->getPrevNode(); op; op = op->getPrevNode()) {
-    if (erased.contains(op))
-      continue;
-    if (auto fill = dyn_cast<linalg::FillOp>(op);
-        fill && fill.hasPureBufferSemantics() &&
-        fill.getDpsInits()[0] == buffer) {
-      if (!matchPattern(fill.getDpsInputs()[0], m_AnyZeroFloat()))
-        return false;
-      if (!read && depth == 0)
-        erasable.insert(op);
-      return true;
-    }
-    if (auto copy = dyn_cast<memref::CopyOp>(op);
-        copy && copy.getTarget() == buffer) {
-      llvm::SetVector<Operation *> kept;
-      if (depth > 0 ||
-          !holdsZeros(op, copy.getSource(), erased, kept, depth + 1))
-        return false;
-      if (!read)
-        erasable.insert(op);
-      return true;
-    }
-    if (mayAccess(op, root, /*writesOnly=*/true))
-      return false;
-    read = read || mayAccess(op, root, /*writesOnly=*/false);
-  }
-  return false;
 }
 
 //===----------------------------------------------------------------------===//
@@ -582,7 +477,7 @@ LogicalResult mlir::dtensor::convertLinalgToBLAS(Operation *root,
       return;
     if (foldZeroFill) {
       llvm::SetVector<Operation *> erasable;
-      plan->betaZero = holdsZeros(op, plan->c.buffer, dead, erasable);
+      plan->betaZero = dtensor::holdsZeros(op, plan->c.buffer, dead, erasable);
       // The loop fallback of a guarded call needs the zeros.
       if (!plan->guarded)
         dead.insert(erasable.begin(), erasable.end());

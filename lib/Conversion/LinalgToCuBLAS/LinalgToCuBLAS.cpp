@@ -3,18 +3,23 @@
 // A contraction is matched structurally: linalg::inferContractionDims splits
 // its loops into batch, m, n and k dims, and the strides of each buffer say
 // which operand is stored transposed. The call is the runtime's row-major
-// batched strided GEMM (dtrt_cublaslt_matmul in dtrt_cuda.h).
+// batched strided GEMM (dtrt_cublaslt_matmul in dtrt_cuda.h). A zero-filled
+// output gives beta = 0 (BufferZeros.h, shared with the CBLAS lowering), an
+// in-place bias add and/or relu right after the GEMM its epilogue.
 //
 //===----------------------------------------------------------------------===//
 
 #include "dtensor/Conversion/LinalgToCuBLAS/LinalgToCuBLAS.h"
 #include "dtensor/Conversion/DTensorToRuntime/RuntimeCalls.h"
 #include "dtensor/Conversion/Passes.h"
+#include "dtensor/Conversion/Utils/BufferZeros.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
-#include "dtrt/dtrt.h"
+#include "dtrt/dtrt_cuda.h"
 
 namespace mlir {
 namespace dtensor {
@@ -45,10 +50,21 @@ struct GemmOperand {
   SmallVector<int64_t> batchPos;
 };
 
+/// The cuBLASLt epilogue of one GEMM: the elementwise op it replaces (null
+/// for none) and the bias vector of the BIAS kinds.
+struct Epilogue {
+  linalg::GenericOp op;
+  dtrt_epilogue kind = DTRT_EPILOGUE_NONE;
+  Value bias;
+};
+
 /// A matched contraction C[batch, m, n] += A[batch, m, k] * B[batch, k, n].
 struct GemmPlan {
   linalg::ContractionDimensions dims;
   GemmOperand a, b, c;
+  /// C holds zeros before the op: beta = 0.
+  bool betaZero = false;
+  Epilogue epilogue;
 };
 
 /// The position of loop `dim` among the results of `map`.
@@ -129,9 +145,109 @@ FailureOr<GemmPlan> matchGemm(linalg::LinalgOp op) {
     linalg::ContractionDimensions gemmDims = *dims;
     gemmDims.m = {m};
     gemmDims.n = {n};
-    return GemmPlan{gemmDims, *a, *b, *c};
+    return GemmPlan{gemmDims, *a, *b, *c, false, {}};
   }
   return failure();
+}
+
+//===----------------------------------------------------------------------===//
+// Epilogues
+//===----------------------------------------------------------------------===//
+
+/// True if `v` is `max(x, +0.0)` (maximumf or maxnumf, either order); sets
+/// `x`.
+bool matchRelu(Value v, Value &x) {
+  Operation *op = v.getDefiningOp();
+  if (!isa_and_nonnull<arith::MaximumFOp, arith::MaxNumFOp>(op))
+    return false;
+  for (int i = 0; i < 2; ++i)
+    if (matchPattern(op->getOperand(1 - i), m_PosZeroFloat())) {
+      x = op->getOperand(i);
+      return true;
+    }
+  return false;
+}
+
+/// The epilogue computed by the body of `op`, whose input `c` is the GEMM's
+/// output and input `bias` (if any) the bias vector: `c + bias`,
+/// `max(c, 0)` or `max(c + bias, 0)`, with no other op.
+std::optional<dtrt_epilogue> matchEpilogueBody(linalg::GenericOp op,
+                                               BlockArgument c,
+                                               BlockArgument bias) {
+  Block *body = op.getBlock();
+  Value result = body->getTerminator()->getOperand(0);
+  Value x = result;
+  bool relu = matchRelu(result, x);
+  auto isBiasAdd = [&](Value v) {
+    auto add = v.getDefiningOp<arith::AddFOp>();
+    return bias && add &&
+           ((add.getLhs() == c && add.getRhs() == bias) ||
+            (add.getLhs() == bias && add.getRhs() == c));
+  };
+  size_t numOps = body->getOperations().size() - 1;
+  if (relu && x == c && !bias && numOps == 1)
+    return DTRT_EPILOGUE_RELU;
+  if (isBiasAdd(x) && numOps == 1 + static_cast<size_t>(relu))
+    return relu ? DTRT_EPILOGUE_BIAS_RELU : DTRT_EPILOGUE_BIAS;
+  return std::nullopt;
+}
+
+/// True if `op` has no effect on memory or only reads buffers other than
+/// the fresh allocation `root`.
+bool leavesAlone(Operation *op, Value root) {
+  return isMemoryEffectFree(op) ||
+         !dtensor::mayAccessBuffer(op, root, /*writesOnly=*/false);
+}
+
+/// The epilogue of the unbatched GEMM `op` of `plan`: the first op after it
+/// that accesses its output C, if that is an elementwise linalg.generic
+/// rewriting C in place as a bias add and/or relu (see the pass
+/// description).
+Epilogue matchEpilogue(linalg::LinalgOp op, const GemmPlan &plan) {
+  Value c = plan.c.buffer;
+  auto type = cast<MemRefType>(c.getType());
+  if (!plan.dims.batch.empty() || type.getRank() != 2 ||
+      plan.c.rowPos != 0 || plan.c.colPos != 1 ||
+      !dtensor::isFreshAllocation(c))
+    return {};
+  Operation *next = op->getNextNode();
+  while (next && leavesAlone(next, c))
+    next = next->getNextNode();
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(next);
+  if (!generic || !generic.hasPureBufferSemantics() ||
+      generic.getNumDpsInits() != 1 || generic.getDpsInits()[0] != c ||
+      generic.getNumParallelLoops() != 2 || generic.getNumLoops() != 2 ||
+      generic.getNumDpsInputs() > 2 ||
+      !generic.getMatchingIndexingMap(generic.getDpsInitOperand(0))
+           .isIdentity() ||
+      !generic.getRegionOutputArgs()[0].use_empty())
+    return {};
+  BlockArgument cArg, biasArg;
+  Value bias;
+  MLIRContext *ctx = op->getContext();
+  AffineMap cols = AffineMap::get(2, 0, getAffineDimExpr(1, ctx));
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    AffineMap map = generic.getMatchingIndexingMap(input);
+    BlockArgument arg = generic.getMatchingBlockArgument(input);
+    auto inType = dyn_cast<MemRefType>(input->get().getType());
+    if (input->get() == c && map.isIdentity() && !cArg) {
+      cArg = arg;
+    } else if (inType && inType.getRank() == 1 && map == cols &&
+               inType.getElementType() == type.getElementType() &&
+               inType.getLayout().isIdentity() && !biasArg) {
+      biasArg = arg;
+      bias = input->get();
+    } else {
+      return {};
+    }
+  }
+  if (!cArg)
+    return {};
+  std::optional<dtrt_epilogue> kind =
+      matchEpilogueBody(generic, cArg, biasArg);
+  if (!kind)
+    return {};
+  return Epilogue{generic, *kind, bias};
 }
 
 /// Marks the linalg.generic of an emulated call, itself a contraction the
@@ -202,6 +318,15 @@ private:
 
   void buildCall(ArrayRef<OperandArgs> args, Value batch);
   void buildEmulation(ArrayRef<OperandArgs> args, Value batch);
+  /// C += op(A) op(B) on the [batch, rows, cols] views (emulation).
+  void buildProductEmulation(Value va, Value vb, Value vc);
+  /// The epilogue of the plan on the f32 accumulator `acc` (emulation).
+  void buildEpilogueEmulation(Value acc);
+  /// A parallel linalg.generic over the 3-D `output` computing `body` of
+  /// `inputs` (a null map is the identity).
+  void buildElementwise(
+      ValueRange inputs, ArrayRef<AffineMap> inputMaps, Value output,
+      function_ref<Value(OpBuilder &, Location, ValueRange)> body);
 
   RewriterBase &b;
   linalg::LinalgOp op;
@@ -232,7 +357,13 @@ void GemmBuilder::buildCall(ArrayRef<OperandArgs> args, Value batch) {
   };
   Type inType = getElementTypeOrSelf(plan.a.buffer.getType());
   Type outType = getElementTypeOrSelf(plan.c.buffer.getType());
-  Value one = arith::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(1.0));
+  auto scalar = [&](double v) -> Value {
+    return arith::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(v));
+  };
+  const Epilogue &epilogue = plan.epilogue;
+  Value bias = epilogue.bias
+                   ? dtensor::createBufferAddress(b, loc, epilogue.bias)
+                   : arith::ConstantIntOp::create(b, loc, i64, 0).getResult();
   SmallVector<Value> callArgs{cst32(*gemmDtype(inType)),
                               cst32(*gemmDtype(outType)),
                               cst32(plan.a.transposed),
@@ -244,8 +375,8 @@ void GemmBuilder::buildCall(ArrayRef<OperandArgs> args, Value batch) {
   for (size_t i = 0; i < 3; ++i)
     callArgs.append(
         {address(i), toI64(args[i].ld), toI64(args[i].batchStride)});
-  callArgs.append(
-      {one, one, arith::ConstantIntOp::create(b, loc, i64, 0), cst32(0)});
+  callArgs.append({scalar(1.0), scalar(plan.betaZero ? 0.0 : 1.0), bias,
+                   cst32(epilogue.kind)});
   func::FuncOp fn = dtensor::declareRuntimeFunction(
       b, op->getParentOfType<ModuleOp>(), "dtrt_cublaslt_matmul",
       b.getFunctionType(TypeRange(ValueRange(callArgs)), {i32}));
@@ -274,6 +405,59 @@ void GemmBuilder::buildEmulation(ArrayRef<OperandArgs> args, Value batch) {
   Value vb = plan.b.transposed ? view(plan.b, args[1], n, k)
                                : view(plan.b, args[1], k, n);
   Value vc = view(plan.c, args[2], m, n);
+  // cuBLASLt accumulates (and applies the epilogue) in f32: a 16-bit C is
+  // emulated through an f32 copy, rounded once at the end.
+  Value acc = vc;
+  Type cType = getElementTypeOrSelf(vc.getType());
+  if (!cType.isF32()) {
+    auto accType = MemRefType::get(
+        {ShapedType::kDynamic, ShapedType::kDynamic, ShapedType::kDynamic},
+        b.getF32Type());
+    acc = memref::AllocOp::create(b, loc, accType, ValueRange{batch, m, n});
+    if (!plan.betaZero)
+      buildElementwise({vc}, {AffineMap()}, acc, [&](OpBuilder &nb,
+                                                     Location nl,
+                                                     ValueRange x) {
+        return arith::ExtFOp::create(nb, nl, nb.getF32Type(), x[0]);
+      });
+  }
+  // beta = 0: the call ignores what C holds.
+  if (plan.betaZero)
+    linalg::FillOp::create(
+        b, loc,
+        arith::ConstantOp::create(b, loc, b.getZeroAttr(b.getF32Type()))
+            .getResult(),
+        acc);
+  buildProductEmulation(va, vb, acc);
+  if (plan.epilogue.kind != DTRT_EPILOGUE_NONE)
+    buildEpilogueEmulation(acc);
+  if (acc != vc) {
+    buildElementwise({acc}, {AffineMap()}, vc, [&](OpBuilder &nb, Location nl,
+                                                   ValueRange x) {
+      return arith::TruncFOp::create(nb, nl, cType, x[0]);
+    });
+    memref::DeallocOp::create(b, loc, acc);
+  }
+}
+
+void GemmBuilder::buildElementwise(
+    ValueRange inputs, ArrayRef<AffineMap> inputMaps, Value output,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  AffineMap all = b.getMultiDimIdentityMap(3);
+  SmallVector<AffineMap> maps;
+  for (AffineMap map : inputMaps)
+    maps.push_back(map ? map : all);
+  maps.push_back(all);
+  SmallVector<utils::IteratorType> iterators(3, utils::IteratorType::parallel);
+  linalg::GenericOp::create(
+      b, loc, inputs, ValueRange{output}, maps, iterators,
+      [&](OpBuilder &nb, Location nl, ValueRange x) {
+        linalg::YieldOp::create(nb, nl, body(nb, nl, x));
+      });
+}
+
+void GemmBuilder::buildProductEmulation(Value va, Value vb, Value vc) {
+  MLIRContext *ctx = b.getContext();
   // Loops (batch, i, j, l): C[b, i, j] += op(A)[b, i, l] * op(B)[b, l, j].
   AffineExpr eb, ei, ej, el;
   bindDims(ctx, eb, ei, ej, el);
@@ -303,6 +487,36 @@ void GemmBuilder::buildEmulation(ArrayRef<OperandArgs> args, Value batch) {
   generic->setAttr(kEmulationAttr, b.getUnitAttr());
 }
 
+void GemmBuilder::buildEpilogueEmulation(Value acc) {
+  dtrt_epilogue kind = plan.epilogue.kind;
+  bool hasBias = kind == DTRT_EPILOGUE_BIAS || kind == DTRT_EPILOGUE_BIAS_RELU;
+  bool relu = kind == DTRT_EPILOGUE_RELU || kind == DTRT_EPILOGUE_BIAS_RELU;
+  SmallVector<Value> inputs{acc};
+  SmallVector<AffineMap> maps{AffineMap()};
+  if (hasBias) {
+    inputs.push_back(plan.epilogue.bias);
+    maps.push_back(AffineMap::get(3, 0, {b.getAffineDimExpr(2)},
+                                  b.getContext()));
+  }
+  buildElementwise(inputs, maps, acc,
+                   [&](OpBuilder &nb, Location nl, ValueRange x) {
+                     Value v = x[0];
+                     if (hasBias) {
+                       Value bias = x[1];
+                       if (bias.getType() != v.getType())
+                         bias = arith::ExtFOp::create(nb, nl, v.getType(),
+                                                      bias);
+                       v = arith::AddFOp::create(nb, nl, v, bias);
+                     }
+                     if (relu)
+                       v = arith::MaximumFOp::create(
+                           nb, nl, v,
+                           arith::ConstantOp::create(
+                               nb, nl, nb.getZeroAttr(v.getType())));
+                     return v;
+                   });
+}
+
 struct ContractionToCuBLASLt : OpInterfaceRewritePattern<linalg::LinalgOp> {
   ContractionToCuBLASLt(MLIRContext *ctx, bool emulate)
       : OpInterfaceRewritePattern(ctx), emulate(emulate) {}
@@ -327,12 +541,47 @@ struct ContractionToCuBLASLt : OpInterfaceRewritePattern<linalg::LinalgOp> {
 struct LinalgToCuBLASLtPass
     : public dtensor::impl::DTensorLinalgToCuBLASLtBase<LinalgToCuBLASLtPass> {
   using Base::Base;
-  void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    dtensor::populateLinalgToCuBLASLtPatterns(patterns, emulate);
-    walkAndApplyPatterns(getOperation(), std::move(patterns));
-  }
+  void runOnOperation() override;
 };
+
+void LinalgToCuBLASLtPass::runOnOperation() {
+  // Decide everything on the unchanged IR, in program order, where the
+  // linalg ops' memory effects are precise (the calls have none declared).
+  SmallVector<std::pair<linalg::LinalgOp, GemmPlan>, 0> plans;
+  llvm::SetVector<Operation *> dead;
+  getOperation()->walk([&](linalg::LinalgOp op) {
+    if (op->hasAttr(kEmulationAttr) || dead.contains(op))
+      return;
+    FailureOr<GemmPlan> plan = matchGemm(op);
+    if (failed(plan))
+      return;
+    if (foldZeroFill) {
+      llvm::SetVector<Operation *> erasable;
+      plan->betaZero =
+          dtensor::holdsZeros(op, plan->c.buffer, dead, erasable);
+      dead.insert(erasable.begin(), erasable.end());
+    }
+    if (fuseEpilogues) {
+      plan->epilogue = matchEpilogue(op, *plan);
+      if (plan->epilogue.op)
+        dead.insert(plan->epilogue.op);
+    }
+    plans.emplace_back(op, std::move(*plan));
+  });
+  IRRewriter rewriter(&getContext());
+  for (auto &[op, plan] : plans) {
+    rewriter.setInsertionPoint(op);
+    GemmBuilder(rewriter, op, plan, emulate).build();
+    rewriter.eraseOp(op);
+    ++numGemms;
+    numBetaZero += plan.betaZero;
+    numEpilogues += plan.epilogue.kind != DTRT_EPILOGUE_NONE;
+  }
+  for (Operation *op : dead) {
+    numErasedFills += !isa<linalg::GenericOp>(op);
+    rewriter.eraseOp(op);
+  }
+}
 
 } // namespace
 
