@@ -962,8 +962,13 @@ FunctionPlan *FakeTensorAnalysis::analyze(FunctionOpInterface func) {
   // its own in PyTorch's model).
   plan->planRedistributions(/*minCost=*/false);
   plan->pytorchCommCost = plan->computeCommCost();
-  if (options.strategy != StrategyMode::PyTorch && plan->getMesh())
+  if (options.strategy != StrategyMode::PyTorch && plan->getMesh()) {
+    // The global plan is compared with PyTorch's in its own prices: strided
+    // steps as the collectives they run (PyTorch prices them at 0).
+    plan->planRedistributions(/*minCost=*/true);
+    plan->pytorchCommCost = plan->computeCommCost();
     plan = planGlobally(func, std::move(plan));
+  }
   if (options.maxBytesPerRank > 0 && plan->getMesh()) {
     FailureOr<std::unique_ptr<FunctionPlan>> fitted =
         fitBudget(func, std::move(plan));
