@@ -50,10 +50,6 @@ void mlir::dtensor::buildCPUPipeline(OpPassManager &pm,
     pm.addPass(dtensor::createDTensorFoldTransposeIntoContraction());
   pm.addPass(createCanonicalizerPass());
   if (options.vectorize) {
-    // Unit dims dropped (torch-mlir's keepdim statistics, [B, H, S, 1] read
-    // through a constant index): the maps become projections that fusion,
-    // tiling and the vectorizer take.
-    pm.addPass(createLinalgFoldUnitExtentDimsPass());
     pm.addPass(dtensor::createDTensorFuseElementwise());
     // Softmax and layer norm: one loop over the rows, each row read once.
     pm.addNestedPass<func::FuncOp>(dtensor::createDTensorFuseRows());

@@ -11,6 +11,7 @@
 #include "dtensor/Dialect/DTensor/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -113,10 +114,11 @@ llvm::SetVector<Operation *> collectRowChain(linalg::LinalgOp root,
 }
 
 /// Tiles `root` to one row per iteration and fuses `chain` into the loops;
-/// erases the root and the fused producers.
-LogicalResult fuseChain(RewriterBase &rewriter, linalg::LinalgOp root,
-                        unsigned outer,
-                        const llvm::SetVector<Operation *> &chain) {
+/// erases the root and the fused producers. Returns the outermost loop
+/// (null when there is none).
+FailureOr<Operation *> fuseChain(RewriterBase &rewriter, linalg::LinalgOp root,
+                                 unsigned outer,
+                                 const llvm::SetVector<Operation *> &chain) {
   SmallVector<int64_t> sizes(root.getNumLoops(), 0);
   for (unsigned i = 0; i < outer; ++i)
     sizes[i] = 1;
@@ -145,7 +147,29 @@ LogicalResult fuseChain(RewriterBase &rewriter, linalg::LinalgOp root,
   for (Operation *op : llvm::reverse(chain.getArrayRef().drop_front()))
     if (op->use_empty())
       rewriter.eraseOp(op);
-  return success();
+  // No loop when every row dim has one element.
+  if (fused->loops.empty())
+    return static_cast<Operation *>(nullptr);
+  return fused->loops.front().getOperation();
+}
+
+/// Drops the unit dims of the linalg ops that are not contractions or
+/// convolutions (those keep their form for BLAS): torch-mlir's keepdim
+/// statistics ([B, H, S, 1], written through a constant index) become row
+/// reductions that this pass and the vectorizer take.
+void dropUnitDims(func::FuncOp func) {
+  linalg::ControlDropUnitDims control;
+  linalg::ControlDropUnitDims::ControlFnTy all = control.controlFn;
+  control.controlFn = [all](Operation *op) -> SmallVector<unsigned> {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (linalgOp && (linalg::isaContractionOpInterface(linalgOp) ||
+                     linalg::isaConvolutionOpInterface(linalgOp)))
+      return {};
+    return all(op);
+  };
+  RewritePatternSet patterns(func.getContext());
+  linalg::populateFoldUnitExtentDimsPatterns(patterns, control);
+  (void)applyPatternsGreedily(func, std::move(patterns));
 }
 
 struct FuseRowsPass
@@ -154,10 +178,12 @@ struct FuseRowsPass
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
+    dropUnitDims(func);
     SmallVector<linalg::LinalgOp> ops;
     func.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
     llvm::DenseSet<Operation *> claimed;
+    SmallVector<Operation *> loops;
     // Last ops first: a chain's root is the op whose result leaves it.
     for (linalg::LinalgOp root : llvm::reverse(ops)) {
       if (claimed.contains(root))
@@ -171,20 +197,28 @@ struct FuseRowsPass
           }))
         continue;
       claimed.insert(chain.begin(), chain.end());
-      if (succeeded(fuseChain(rewriter, root, outer, chain)))
+      FailureOr<Operation *> loop = fuseChain(rewriter, root, outer, chain);
+      if (succeeded(loop)) {
+        if (*loop)
+          loops.push_back(*loop);
         ++numFused;
+      }
     }
+    if (loops.empty())
+      return;
     // Row-sized intermediates instead of slices of whole-tensor ones; loop
     // bounds (`tensor.dim` of a fused result, dynamic rows) taken from the
     // operands so that the unfused producers die; one copy of a producer
-    // fused through several slices.
+    // fused through several slices (CSE inside the row loops only: shared
+    // fills outside would become copies after bufferization).
     RewritePatternSet patterns(&getContext());
     tensor::populateFoldTensorEmptyPatterns(patterns);
     memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);
     tensor::DimOp::getCanonicalizationPatterns(patterns, &getContext());
     (void)applyPatternsGreedily(func, std::move(patterns));
     DominanceInfo dominance(func);
-    eliminateCommonSubExpressions(rewriter, dominance, func);
+    for (Operation *loop : loops)
+      eliminateCommonSubExpressions(rewriter, dominance, loop);
   }
 };
 } // namespace

@@ -499,6 +499,10 @@ def DTensorFuseRows : Pass<"dtensor-fuse-rows", "::mlir::func::FuncOp"> {
     buffer each. A producer fused through several slices is computed once
     (CSE). Contractions, convolutions and ops with other users are not
     fused; chains without a reduction are left to elementwise fusion.
+    First, the unit dims of the linalg ops but contractions and
+    convolutions are dropped (upstream's `populateFoldUnitExtentDimsPatterns`):
+    torch-mlir's keepdim statistics (`[B, H, S, 1]`, written through a
+    constant index, which tiling cannot take) become row reductions.
 
     ```mlir
     %m = linalg.generic {iterator_types = ["parallel", "reduction"]} // max
