@@ -39,6 +39,15 @@ double redistributeCost(int64_t globalBytes, llvm::ArrayRef<int64_t> meshShape,
                         llvm::ArrayRef<Placement> current,
                         llvm::ArrayRef<Placement> target);
 
+/// Sustained compute rate (FLOP per µs) of the compute term of the global
+/// planner's objective: 100 TFLOP/s, an H100-class device on f32/tf32
+/// GEMMs, the hardware PyTorch's communication constants describe.
+constexpr double kComputeFlopsPerUs = 1e8;
+
+/// Per-rank time (µs) of an op of `flops` floating-point operations whose
+/// iteration space is split `ways` ways (1: every rank does all of it).
+double computeCost(double flops, int64_t ways);
+
 /// One candidate strategy as seen by the choice rule.
 struct CandidateCost {
   /// Sum of the redistribution costs of all inputs.
