@@ -79,8 +79,11 @@ double mlir::dtensor::redistributeCost(int64_t globalBytes,
 }
 
 double mlir::dtensor::computeCost(double flops, int64_t ways) {
-  return flops / static_cast<double>(std::max<int64_t>(ways, 1)) /
-         kComputeFlopsPerUs;
+  if (flops <= 0)
+    return 0;
+  return std::max(kKernelLaunchUs,
+                  flops / static_cast<double>(std::max<int64_t>(ways, 1)) /
+                      kComputeFlopsPerUs);
 }
 
 int64_t mlir::dtensor::selectCandidate(llvm::ArrayRef<CandidateCost> cands) {
