@@ -232,6 +232,7 @@ def DTensorDDPSplit : Pass<"dtensor-ddp-split", "::mlir::ModuleOp"> {
            "empty)">,
     Option<"reportFormat", "report-format", "std::string", "\"json\"",
            "report format: json or text">,
+    StrategyOption,
     UnknownOpsOption
   ];
   let statistics = [
