@@ -164,22 +164,17 @@ HostArray dtensor_run::copyStridedResult(const int64_t *words, int64_t rank,
 }
 
 namespace {
-/// One walk over the result descriptors in `words` (one per result in
-/// `results`): appends a copy of each result to `out` when it is given, and
-/// frees the buffers (each allocated pointer once) when `free` is set.
-void takeResults(llvm::ArrayRef<int64_t> words,
-                 const std::vector<TensorLayout> &results,
-                 std::vector<HostArray> *out, bool free) {
+/// Frees the buffers of the result descriptors in `words` (one per result
+/// in `results`): their allocated pointers, each once.
+void freeResults(llvm::ArrayRef<int64_t> words,
+                 const std::vector<TensorLayout> &results) {
   llvm::SmallPtrSet<void *, 4> freed;
   size_t w = 0;
   for (const TensorLayout &r : results) {
-    int64_t rank = static_cast<int64_t>(r.shape.size());
-    if (out)
-      out->push_back(copyStridedResult(words.data() + w, rank, r.dtype));
     auto *allocated = reinterpret_cast<void *>(words[w]);
-    if (free && allocated && freed.insert(allocated).second)
+    if (allocated && freed.insert(allocated).second)
       std::free(allocated);
-    w += 3 + 2 * rank;
+    w += 3 + 2 * r.shape.size();
   }
 }
 } // namespace
@@ -231,7 +226,7 @@ dtensor_run::callEntry(ExecutionEngine &engine, StringRef entry,
   for (int it = 0; it < std::max(1, iters); ++it) {
     if (it > 0) {
       if (ownsResults)
-        takeResults(resultBuf, results, /*out=*/nullptr, /*free=*/true);
+        freeResults(resultBuf, results);
       for (auto [a, p] : llvm::zip(inputs, pristine))
         std::memcpy(a.data.data(), p.data.data(), a.data.size());
     }
@@ -244,6 +239,13 @@ dtensor_run::callEntry(ExecutionEngine &engine, StringRef entry,
     seconds = it == 0 ? s : std::min(seconds, s);
   }
   std::vector<HostArray> out;
-  takeResults(resultBuf, results, &out, ownsResults);
+  size_t w = 0;
+  for (const TensorLayout &r : results) {
+    int64_t rank = static_cast<int64_t>(r.shape.size());
+    out.push_back(copyStridedResult(resultBuf.data() + w, rank, r.dtype));
+    w += 3 + 2 * rank;
+  }
+  if (ownsResults)
+    freeResults(resultBuf, results);
   return out;
 }
