@@ -129,6 +129,10 @@ public:
                   linalg::GenericOp tail, int64_t maxThreads, bool emulate);
 
 private:
+  /// Opens a launch of one block per output and `numThreads` threads (inside
+  /// an `scf.if` on there being an output, unless the count is a positive
+  /// constant) and sets the insertion point at the start of its body.
+  gpu::LaunchOp beginLaunch();
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value product(ArrayRef<unsigned> dims) {
     Value p = index(1);
@@ -317,11 +321,11 @@ Value ReductionBuilder::buildPartial(Value tid, SmallVector<Value> ivs) {
   return loop.getResult(0);
 }
 
-void ReductionBuilder::buildKernel() {
+gpu::LaunchOp ReductionBuilder::beginLaunch() {
   Value one = index(1);
-  OpBuilder::InsertionGuard guard(b);
   // A launch of no blocks is an error: uneven shards may have no rows.
-  if (!getConstantIntValue(numOutputs)) {
+  std::optional<int64_t> count = getConstantIntValue(numOutputs);
+  if (!count || *count <= 0) {
     Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
                                       numOutputs, index(0));
     auto ifAny = scf::IfOp::create(b, loc, any, /*withElse=*/false);
@@ -333,6 +337,12 @@ void ReductionBuilder::buildKernel() {
   b.setInsertionPointToStart(&body);
   gpu::TerminatorOp::create(b, loc);
   b.setInsertionPointToStart(&body);
+  return launch;
+}
+
+void ReductionBuilder::buildKernel() {
+  OpBuilder::InsertionGuard guard(b);
+  gpu::LaunchOp launch = beginLaunch();
   SmallVector<Value> ivs(sizes.size());
   delinearize(launch.getBlockIds().x, plan.parallelDims, ivs);
   Value total = allReduce(buildPartial(launch.getThreadIds().x, ivs));
@@ -366,13 +376,7 @@ void ReductionBuilder::buildGroup(ArrayRef<const ReductionPlan *> group,
     b.setInsertionPointToStart(rows.getBody());
     row = rows.getInductionVars()[0];
   } else {
-    Value one = index(1);
-    auto launch = gpu::LaunchOp::create(b, loc, numOutputs, one, one,
-                                        numThreads, one, one);
-    Block &body = launch.getBody().front();
-    b.setInsertionPointToStart(&body);
-    gpu::TerminatorOp::create(b, loc);
-    b.setInsertionPointToStart(&body);
+    gpu::LaunchOp launch = beginLaunch();
     row = launch.getBlockIds().x;
     thread = launch.getThreadIds().x;
   }
