@@ -4,6 +4,8 @@
 #include "dtensor/Support/RedistributePlan.h"
 #include "dtensor/Support/ShardingMath.h"
 
+#include <algorithm>
+
 using namespace mlir::dtensor;
 
 // Constants of PyTorch's MeshTopoInfo for intra-node mesh dims.
@@ -85,6 +87,14 @@ double mlir::dtensor::redistributeCost(int64_t globalBytes,
   if (!planRedistribute(current, target, steps, error))
     return kInfiniteCost;
   return planCost(steps, mesh, globalBytes, strided);
+}
+
+double mlir::dtensor::computeCost(double flops, int64_t ways) {
+  if (flops <= 0)
+    return 0;
+  return std::max(kKernelLaunchUs,
+                  flops / static_cast<double>(std::max<int64_t>(ways, 1)) /
+                      kComputeFlopsPerUs);
 }
 
 int64_t mlir::dtensor::selectCandidate(llvm::ArrayRef<CandidateCost> cands) {

@@ -6,8 +6,10 @@
 // takes its slice back right before its first use. Caps of 104 bytes make
 // one bucket per parameter use: {w1} {b1} {w2 b2}.
 
+// DDP's plan (strategy=pytorch): on these 8-row batches the global planner
+// gathers the batch instead of all-reducing gradients.
 // RUN: dtensor-opt --dtensor-autodiff="optimizer=sgd lr=0.1" %dtensor_src_root/examples/mlp_loss.mlir \
-// RUN:   | dtensor-opt --dtensor-ddp-split="bucket-cap-mb=0.0001 first-bucket-cap-mb=0.0001 report=%t.json" \
+// RUN:   | dtensor-opt --dtensor-ddp-split="bucket-cap-mb=0.0001 first-bucket-cap-mb=0.0001 strategy=pytorch report=%t.json" \
 // RUN:   | FileCheck %s --check-prefix=SGD
 // The train step's buckets are the loss function's (split into submodules).
 // RUN: %jsonq %t.json \
@@ -54,7 +56,7 @@
 
 // @f_grad: the same buckets; the slices feed the return.
 // RUN: dtensor-opt --dtensor-autodiff %dtensor_src_root/examples/mlp_loss.mlir \
-// RUN:   | dtensor-opt --dtensor-ddp-split="bucket-cap-mb=0.0001 first-bucket-cap-mb=0.0001 report=- report-format=text" \
+// RUN:   | dtensor-opt --dtensor-ddp-split="bucket-cap-mb=0.0001 first-bucket-cap-mb=0.0001 strategy=pytorch report=- report-format=text" \
 // RUN:   | FileCheck %s --check-prefix=GRAD
 // GRAD: function @mlp_loss_grad: 3 buckets (bucket cap 104 bytes, first bucket cap 104 bytes)
 // GRAD-NEXT: bucket  segment              parameters  bytes  ops  backward             all-reduce  bytes
@@ -76,7 +78,7 @@
 // At the default caps (25 MB, first 1 MB) the whole step is one bucket: one
 // all-reduce of all four gradients (676 floats), after the last of them.
 // RUN: dtensor-opt --dtensor-autodiff %dtensor_src_root/examples/mlp_loss.mlir \
-// RUN:   | dtensor-opt --dtensor-ddp-split | FileCheck %s --check-prefix=ONE
+// RUN:   | dtensor-opt --dtensor-ddp-split=strategy=pytorch | FileCheck %s --check-prefix=ONE
 // ONE-LABEL: func.func @mlp_loss_grad(
 // ONE: tensor.concat dim(0) {{.*}} -> tensor<676xf32>
 // ONE-NEXT: dtensor.redistribute {{.*}} : tensor<676xf32>
@@ -97,7 +99,7 @@
 // where the redistribution was; each wait comes right before the first
 // reader of the bucket (the update), after the rest of the backward.
 // RUN: dtensor-opt --dtensor-autodiff="optimizer=sgd lr=0.1" %dtensor_src_root/examples/mlp_loss.mlir \
-// RUN:   | dtensor-opt --dtensor-ddp-split="bucket-cap-mb=0.0001 first-bucket-cap-mb=0.0001" --dtensor-partition \
+// RUN:   | dtensor-opt --dtensor-ddp-split="bucket-cap-mb=0.0001 first-bucket-cap-mb=0.0001 strategy=pytorch" --dtensor-partition=strategy=pytorch \
 // RUN:   | FileCheck %s --check-prefix=PART
 // PART-LABEL: func.func @mlp_loss_train_step(
 // PART: %[[Q2:.*]] = dtensor.all_reduce_start %{{.*}} on @mesh axes [0] reduce sum : tensor<132xf32>

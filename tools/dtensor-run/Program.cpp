@@ -135,10 +135,9 @@ ProgramInfo dtensor_run::analyzeProgram(ModuleOp module,
   info.entry = findEntry(module, options);
   info.entryName = info.entry.getName().str();
   FakeTensorOptions analysisOptions;
+  // "exact" is an alias of "global".
   analysisOptions.strategy = options.strategy == "pytorch"
                                  ? StrategyMode::PyTorch
-                             : options.strategy == "exact"
-                                 ? StrategyMode::Exact
                                  : StrategyMode::Global;
   // The same budget as the partitioner's (validated before).
   std::string budgetError;

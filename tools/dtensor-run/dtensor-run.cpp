@@ -65,7 +65,7 @@ static cl::opt<std::string> traceFile("trace",
 static cl::opt<std::string> backend("backend", cl::desc("cpu or cuda"),
                                     cl::init("cpu"), cl::cat(runCategory));
 static cl::opt<std::string> strategy("strategy",
-                                     cl::desc("pytorch, global or exact"),
+                                     cl::desc("pytorch or global (exact: an alias of global)"),
                                      cl::init("global"), cl::cat(runCategory));
 static cl::opt<std::string> maxBytesPerRank(
     "max-bytes-per-rank",

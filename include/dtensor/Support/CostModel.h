@@ -51,6 +51,21 @@ double redistributeCost(int64_t globalBytes, llvm::ArrayRef<int64_t> meshShape,
                         llvm::ArrayRef<Placement> target,
                         StridedCost strided = StridedCost::Collective);
 
+/// Sustained compute rate (FLOP per µs) of the compute term of the global
+/// planner's objective: 100 TFLOP/s, an H100-class device on f32/tf32
+/// GEMMs, the hardware PyTorch's communication constants describe.
+constexpr double kComputeFlopsPerUs = 1e8;
+/// The least time (µs) an op with any compute takes: one kernel launch.
+/// Below it, splitting an op's work over more ranks saves nothing, so small
+/// ops leave the choice to communication and PyTorch's candidate order.
+constexpr double kKernelLaunchUs = 4.0;
+
+/// Per-rank time (µs) of an op of `flops` floating-point operations whose
+/// iteration space is split `ways` ways (1: every rank does all of it):
+/// flops / ways / kComputeFlopsPerUs, at least kKernelLaunchUs (0 for an op
+/// without flops).
+double computeCost(double flops, int64_t ways);
+
 /// One candidate strategy as seen by the choice rule.
 struct CandidateCost {
   /// Sum of the redistribution costs of all inputs.

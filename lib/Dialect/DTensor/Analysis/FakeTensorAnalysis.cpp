@@ -853,18 +853,18 @@ FakeTensorAnalysis::~FakeTensorAnalysis() = default;
 std::unique_ptr<FunctionPlan>
 FakeTensorAnalysis::planGlobally(FunctionOpInterface func,
                                  std::unique_ptr<FunctionPlan> pytorch) {
-  GlobalPlannerOptions plannerOptions;
-  plannerOptions.exact = options.strategy == StrategyMode::Exact;
   PlannerStats stats;
   llvm::SmallVector<ForcedStrategies, 2> alternatives =
-      planFunctionGlobally(func, *pytorch, plannerOptions, &stats);
-  pytorch->plannerStats = stats;
-  // Each alternative is propagated and costed as the program will be; the
-  // cheapest is kept, PyTorch's unless one is strictly cheaper. Their
-  // diagnostics (if any) are not the user's concern when one is dropped.
+      planFunctionGlobally(func, *pytorch, GlobalPlannerOptions(), &stats);
+  // Each alternative is propagated and costed as the program will be
+  // (communication plus compute, the planner's objective); the cheapest is
+  // kept, PyTorch's unless one is strictly cheaper. Their diagnostics (if
+  // any) are not the user's concern when one is dropped.
   std::unique_ptr<FunctionPlan> best = std::move(pytorch);
   best->planRedistributions(/*minCost=*/true);
-  double bestCost = best->computeCommCost();
+  stats.pytorchComputeUs = computePlanComputeCost(func, *best);
+  double bestCompute = stats.pytorchComputeUs;
+  double bestCost = best->computeCommCost() + bestCompute;
   for (const ForcedStrategies &forced : alternatives) {
     auto global = std::make_unique<FunctionPlan>();
     ScopedDiagnosticHandler quiet(func.getContext(),
@@ -873,13 +873,16 @@ FakeTensorAnalysis::planGlobally(FunctionOpInterface func,
       continue;
     global->planRedistributions(/*minCost=*/true);
     global->pytorchCommCost = best->pytorchCommCost;
-    global->plannerStats = stats;
-    double cost = global->computeCommCost();
+    double compute = computePlanComputeCost(func, *global);
+    double cost = global->computeCommCost() + compute;
     if (cost < bestCost - 1e-9) {
       bestCost = cost;
+      bestCompute = compute;
       best = std::move(global);
     }
   }
+  stats.computeUs = bestCompute;
+  best->plannerStats = stats;
   return best;
 }
 

@@ -20,9 +20,11 @@
 #include "dtensor/Support/MixedIntegerProgram.h"
 #include "dtensor/Support/RedistributePlan.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <limits>
@@ -48,6 +50,8 @@ using Entries = llvm::SmallVector<Entry, 4>;
 struct PlannedOp {
   Operation *op;
   std::vector<ShardingCandidate> candidates;
+  /// Per candidate, the compute term of the objective (`getComputeCost`).
+  std::vector<double> compute;
   /// The op whose segment this op belongs to (its root).
   int64_t root = -1;
 };
@@ -78,6 +82,8 @@ private:
   void extract(ForcedStrategies &forced) const;
   /// Cost of the PyTorch plan of the planned ops, counted like segments.
   double pytorchTotal() const;
+  /// Compute term of the PyTorch plan of the planned ops.
+  double pytorchCompute() const;
   /// The exact planner's view of one tensor value read or made by planned
   /// ops.
   struct ModelValue {
@@ -107,6 +113,9 @@ private:
     llvm::SmallVector<unsigned, 4> operandNumbers;
     /// The model value of each result (-1 for a non-tensor).
     llvm::SmallVector<int, 2> resultValues;
+    /// Per candidate, the cost of the op itself (its compute term); the
+    /// place for further per-candidate terms (see GlobalPlanner.h).
+    std::vector<double> candidateCost;
   };
   /// A value a segment pays the moves of.
   struct SegmentValue {
@@ -211,7 +220,7 @@ private:
 
 } // namespace
 
-bool Planner::isPlannable(Operation *op) const {
+bool mlir::dtensor::isPlannedOp(Operation *op) {
   if (op->hasTrait<OpTrait::ReturnLike>() || isa<CallOpInterface>(op) ||
       isa<RegionBranchOpInterface>(op) || isa<DTensorDialect>(op->getDialect()))
     return false;
@@ -223,6 +232,79 @@ bool Planner::isPlannable(Operation *op) const {
   return llvm::any_of(op->getResultTypes(),
                       [](Type t) { return isa<RankedTensorType>(t); });
 }
+
+double mlir::dtensor::getOpFlops(Operation *op) {
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    double iterations = 1;
+    for (int64_t range : linalgOp.getStaticLoopRanges()) {
+      if (ShapedType::isDynamic(range))
+        return 0;
+      iterations *= static_cast<double>(range);
+    }
+    // Arithmetic per iteration: the body's ops but the yield (a copy: 0).
+    Block *body = linalgOp.getBlock();
+    double perIteration =
+        body ? static_cast<double>(body->getOperations().size()) - 1 : 0;
+    return iterations * perIteration;
+  }
+  if (!op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() != 1)
+    return 0;
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!type || !type.hasStaticShape())
+    return 0;
+  return static_cast<double>(type.getNumElements());
+}
+
+double mlir::dtensor::getComputeCost(Operation *op,
+                                     llvm::ArrayRef<int64_t> meshShape,
+                                     llvm::ArrayRef<Placements> operands,
+                                     llvm::ArrayRef<Placements> results) {
+  double flops = getOpFlops(op);
+  if (flops == 0)
+    return 0;
+  // A mesh axis splits the work when some operand or result is sharded on
+  // it (a sharded contraction dim shows on the operands, a sharded parallel
+  // dim on the result); partial or replicated everywhere: every rank of the
+  // axis does all of it.
+  int64_t ways = 1;
+  for (auto [axis, size] : llvm::enumerate(meshShape)) {
+    auto sharded = [&](llvm::ArrayRef<Placements> list) {
+      return llvm::any_of(list, [&](const Placements &ps) {
+        return axis < ps.size() && ps[axis].isShard();
+      });
+    };
+    if (sharded(operands) || sharded(results))
+      ways *= size;
+  }
+  return computeCost(flops, ways);
+}
+
+double mlir::dtensor::computePlanComputeCost(FunctionOpInterface func,
+                                             const FunctionPlan &plan) {
+  if (func.getFunctionBody().empty())
+    return 0;
+  double total = 0;
+  llvm::SmallVector<Placements, 4> operands, results;
+  for (Operation &op : func.getFunctionBody().front()) {
+    if (!isPlannedOp(&op))
+      continue;
+    operands.clear();
+    results.clear();
+    for (OpOperand &o : op.getOpOperands()) {
+      const Placements *req = plan.getRequiredPlacements(o);
+      const FakeTensor *t = plan.lookup(o.get());
+      operands.push_back(req ? *req : t ? t->placements : Placements());
+    }
+    for (Value r : op.getResults()) {
+      const FakeTensor *t = plan.lookup(r);
+      results.push_back(t ? t->placements : Placements());
+    }
+    total += getComputeCost(&op, plan.getMeshShape(), operands, results);
+  }
+  return total;
+}
+
+bool Planner::isPlannable(Operation *op) const { return isPlannedOp(op); }
 
 double Planner::cost(Value v, llvm::ArrayRef<Placement> from,
                      llvm::ArrayRef<Placement> to) const {
@@ -242,7 +324,7 @@ void Planner::collect() {
       const FakeTensor *t = pytorch.lookup(v);
       current.push_back(t ? t->placements : Placements());
     }
-    PlannedOp p{&op, {}, -1};
+    PlannedOp p{&op, {}, {}, -1};
     llvm::SmallVector<ShardingCandidate, 4> all;
     auto rule = dyn_cast<ShardingRuleOpInterface>(&op);
     if (!rule || failed(rule.getAllShardingCandidates(mesh, current, all)) ||
@@ -263,6 +345,8 @@ void Planner::collect() {
       if (p.candidates.empty())
         continue;
     }
+    for (const ShardingCandidate &c : p.candidates)
+      p.compute.push_back(getComputeCost(&op, mesh, c.operands, c.results));
     index[&op] = ops.size();
     ops.push_back(std::move(p));
   }
@@ -373,7 +457,7 @@ double Planner::solve(int64_t root,
       operandBytes.push_back(getTensorByteSize(type));
     }
     for (auto [ci, c] : llvm::enumerate(p.candidates)) {
-      double total = 0;
+      double total = p.compute[ci];
       for (auto [oi, v] : llvm::enumerate(p.op->getOperands())) {
         if (!operandBytes[oi])
           continue;
@@ -544,6 +628,26 @@ double Planner::pytorchTotal() const {
   for (const auto &[v, ns] : needs)
     for (const Placements &n : ns)
       total += cost(v, pytorch.lookup(v)->placements, n);
+  return total + pytorchCompute();
+}
+
+double Planner::pytorchCompute() const {
+  double total = 0;
+  llvm::SmallVector<Placements, 4> operands, results;
+  for (const PlannedOp &p : ops) {
+    operands.clear();
+    results.clear();
+    for (OpOperand &o : p.op->getOpOperands()) {
+      const Placements *req = pytorch.getRequiredPlacements(o);
+      const FakeTensor *t = pytorch.lookup(o.get());
+      operands.push_back(req ? *req : t ? t->placements : Placements());
+    }
+    for (Value r : p.op->getResults()) {
+      const FakeTensor *t = pytorch.lookup(r);
+      results.push_back(t ? t->placements : Placements());
+    }
+    total += getComputeCost(p.op, mesh, operands, results);
+  }
   return total;
 }
 
@@ -650,6 +754,7 @@ void Planner::buildModel() {
     for (OpResult r : p.op->getResults())
       mo.resultValues.push_back(
           isa<RankedTensorType>(r.getType()) ? valueOf(r) : -1);
+    mo.candidateCost = p.compute;
     for (const ShardingCandidate &c : p.candidates) {
       auto &operands = mo.operandIds.emplace_back();
       for (unsigned n : mo.operandNumbers)
@@ -795,11 +900,13 @@ std::string Planner::segmentKey(const Segment &s) const {
     appendKey(key, mo.operandIds.size());
     appendKey(key, mo.operandValues.size());
     appendKey(key, mo.resultValues.size());
-    for (auto [operands, results] : llvm::zip(mo.operandIds, mo.resultIds)) {
+    for (auto [operands, results, c] :
+         llvm::zip(mo.operandIds, mo.resultIds, mo.candidateCost)) {
       for (int id : operands)
         appendKey(key, id);
       for (int id : results)
         appendKey(key, id);
+      appendKey(key, llvm::bit_cast<int64_t>(c));
     }
   }
   for (const SegmentValue &sv : s.values) {
@@ -841,6 +948,8 @@ int Planner::sourceOf(const Segment &s, const SegmentValue &sv, int in,
 double Planner::evaluate(const Segment &s, int in,
                          llvm::ArrayRef<int> choice) {
   double total = 0;
+  for (auto [i, c] : llvm::enumerate(choice))
+    total += modelOps[s.first + i].candidateCost[c];
   for (const SegmentValue &sv : s.values) {
     const ModelValue &m = model[sv.value];
     int p = sourceOf(s, sv, in, choice);
@@ -989,7 +1098,9 @@ Planner::PairSolution Planner::solveProgram(const Segment &s, int in,
     for (size_t c = 0; c < modelOps[s.first + i].operandIds.size(); ++c) {
       // The last op makes the state `out`.
       bool allowed = i < n - 1 || s.stateOfCandidate[c] == out;
-      int var = mip.addVariable(0, allowed ? 1 : 0, 0, /*integer=*/true);
+      int var = mip.addVariable(0, allowed ? 1 : 0,
+                                modelOps[s.first + i].candidateCost[c],
+                                /*integer=*/true);
       x[i].push_back(var);
       one.push_back({var, 1.0});
     }
@@ -1119,7 +1230,7 @@ double Planner::pytorchModelCost() {
           pytorch.getRequiredPlacements(ops[i].op->getOpOperand(number));
       targets[v].push_back(req ? intern(*req) : placement[v]);
     }
-  double total = 0;
+  double total = pytorchCompute();
   for (auto [v, m] : llvm::enumerate(model)) {
     llvm::sort(targets[v]);
     targets[v].erase(std::unique(targets[v].begin(), targets[v].end()),
@@ -1134,9 +1245,11 @@ llvm::SmallVector<ForcedStrategies, 2> Planner::run(PlannerStats &stats) {
   collect();
   llvm::SmallVector<ForcedStrategies, 2> plans;
   stats.plannedOps = static_cast<int64_t>(ops.size());
-  stats.exactRequested = options.exact;
-  if (ops.empty())
+  stats.exactRequested = true;
+  if (ops.empty()) {
+    stats.exact = stats.provenOptimal = true;
     return plans;
+  }
   if (options.exact) {
     buildModel();
     findSegments();
@@ -1144,6 +1257,8 @@ llvm::SmallVector<ForcedStrategies, 2> Planner::run(PlannerStats &stats) {
     double bound = 0;
     double optimum = solveChain(exact, bound);
     stats.lowerBound = bound;
+    stats.segments = static_cast<int64_t>(segmentRanges.size());
+    stats.solvedSegments = distinctSegments;
     if (!std::isinf(optimum)) {
       stats.exact = true;
       stats.provenOptimal = optimum <= bound + 1e-6;
@@ -1155,7 +1270,7 @@ llvm::SmallVector<ForcedStrategies, 2> Planner::run(PlannerStats &stats) {
         return plans;
     }
   }
-  // Start from the PyTorch placements of the cut values.
+  // The fallback: start from the PyTorch placements of the cut values.
   solveAll();
   descend();
   double total = 0;

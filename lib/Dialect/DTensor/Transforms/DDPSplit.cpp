@@ -660,7 +660,7 @@ void DDPSplitPass::runOnOperation() {
 
   const FakeTensorAnalysis &analysis =
       getAnalysis<FakeTensorAnalysisCache>().get(
-          makeFakeTensorOptions(unknownOps));
+          makeFakeTensorOptions(unknownOps, strategy));
   if (!analysis.succeeded())
     return signalPassFailure();
 

@@ -574,7 +574,11 @@ FunctionReport ReportBuilder::build(std::optional<double> pytorchCostUs) {
         {"exact", stats.exact},
         {"proven_optimal", stats.provenOptimal},
         {"planned_ops", stats.plannedOps},
-        {"lower_bound_us", jsonNumber(stats.lowerBound)}};
+        {"lower_bound_us", jsonNumber(stats.lowerBound)},
+        {"segments", stats.segments},
+        {"solved_segments", stats.solvedSegments},
+        {"compute_us", jsonNumber(stats.computeUs)},
+        {"pytorch_compute_us", jsonNumber(stats.pytorchComputeUs)}};
   // strategy=pytorch: the ops PyTorch DTensor would refuse.
   if (!plan.getPyTorchRefusals().empty()) {
     json::Array refusals;
@@ -655,20 +659,18 @@ FunctionReport buildReport(FunctionOpInterface func, const FunctionPlan &plan,
   return ReportBuilder(func, plan, callees).build(pytorchCostUs);
 }
 
-/// How strategy=exact planned the function.
+/// How strategy=global planned the function, when its plan is not proven
+/// optimal (`costUs`: the plan's objective, communication plus compute).
 void printPlanner(llvm::raw_ostream &os, const PlannerStats &stats,
                   double costUs) {
-  if (!stats.exact) {
+  if (stats.provenOptimal)
+    return;
+  if (stats.exact)
+    os << "planner: exact over " << stats.plannedOps << " ops, ";
+  else
     os << "planner: heuristic over " << stats.plannedOps
-       << " ops (too many to solve exactly, or no solution within the "
-          "solver's limits), not proven optimal\n";
-    return;
-  }
-  os << "planner: exact over " << stats.plannedOps << " ops, ";
-  if (stats.provenOptimal) {
-    os << "proven optimal\n";
-    return;
-  }
+       << " ops (a segment past the exact planner's limits, or no solution "
+          "within the solver's), ";
   os << "not proven optimal: the optimum is at least "
      << llvm::formatv("{0:F1}", stats.lowerBound) << " us (this plan "
      << llvm::formatv("{0:F1}", costUs - stats.lowerBound)
@@ -754,7 +756,7 @@ void printText(llvm::raw_ostream &os, FunctionOpInterface func,
     os << "plan: comm_cost_us=" << llvm::formatv("{0:F1}", rep.planCostUs)
        << " counting each collective once\n";
   if (const PlannerStats &stats = plan.plannerStats; stats.exactRequested)
-    printPlanner(os, stats, rep.planCostUs);
+    printPlanner(os, stats, rep.planCostUs + stats.computeUs);
   for (const std::string &note : rep.notes)
     os << "note: " << note << "\n";
   os << "\n";

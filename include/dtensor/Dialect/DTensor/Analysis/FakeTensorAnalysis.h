@@ -45,11 +45,13 @@ enum class StrategyMode {
   /// PyTorch DTensor parity: candidates, costs and tie rules op by op in
   /// program order.
   PyTorch,
-  /// All ops of a function together, minimising the total communication cost
-  /// under the same cost model; never worse than PyTorch's plan.
+  /// All ops of a function together, minimising communication plus compute
+  /// under the same cost model, exactly (segments solved by enumeration or
+  /// COIN-OR CBC, the heuristic past the size limits); never worse than
+  /// PyTorch's plan.
   Global,
-  /// As Global, with the minimum proven: the strategy choice as a 0-1
-  /// program solved with COIN-OR CBC (the heuristic past its limits).
+  /// Accepted alias of Global (the exact planner was once a mode of its
+  /// own); the analysis treats it as Global.
   Exact,
 };
 
@@ -76,7 +78,8 @@ makeFakeTensorOptions(UnknownOpPolicy unknownOps,
                       int64_t maxBytesPerRank = 0) {
   FakeTensorOptions options;
   options.unknownOps = unknownOps;
-  options.strategy = strategy;
+  options.strategy =
+      strategy == StrategyMode::Exact ? StrategyMode::Global : strategy;
   options.maxBytesPerRank = maxBytesPerRank;
   return options;
 }
@@ -84,15 +87,24 @@ makeFakeTensorOptions(UnknownOpPolicy unknownOps,
 /// How a function was planned.
 struct PlannerStats {
   int64_t plannedOps = 0;
-  /// strategy=exact was asked for.
+  /// The global planner ran (strategy=global, or its alias exact).
   bool exactRequested = false;
-  /// Solved as a 0-1 program (else by the heuristic).
+  /// Solved exactly by segments (else by the heuristic alone).
   bool exact = false;
-  /// The program's optimum was proven.
+  /// The optimum was proven.
   bool provenOptimal = false;
-  /// A lower bound on the optimum under the planner's model (the plan's
-  /// cost when proven optimal; 0 when unknown).
+  /// A lower bound on the optimum of the planner's objective (communication
+  /// plus compute; the plan's objective when proven optimal; 0 when
+  /// unknown).
   double lowerBound = 0;
+  /// Segments of the chain, and the distinct ones solved exactly (identical
+  /// segments are solved once).
+  int64_t segments = 0;
+  int64_t solvedSegments = 0;
+  /// Compute term (µs per rank) of the kept plan and of PyTorch's plan: the
+  /// objective is `computeCommCost() + computeUs`.
+  double computeUs = 0;
+  double pytorchComputeUs = 0;
 };
 
 /// A redistribution the program needs: `value` goes from its placements to

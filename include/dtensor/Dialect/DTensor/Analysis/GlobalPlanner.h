@@ -1,23 +1,42 @@
 //===- GlobalPlanner.h - whole-function strategy choice ---------*- C++ -*-===//
 //
-// PyTorch DTensor chooses each op's strategy greedily, in program order. The
-// global planner chooses the strategies of all top-level ops of a function
-// together to minimise the total communication cost under the same cost
-// model. With `exact`, the function is cut where every value made before a
-// point and read after it is a result of the op just before it (an MLP
-// layer's activation, a Block stack's residual stream); each segment between
-// two cuts is solved for every pair of placements of its cut values, by
-// enumeration when small or as a 0-1 program with COIN-OR CBC (the
-// formulation of Alpa, OSDI 2022, with redistributions shared by the readers
-// of a value, as the analysis shares them), identical segments once; dynamic
-// programming over the chain of segments gives the optimum and a lower
-// bound. A segment past `segmentOpLimit`, or one the solver does not finish,
-// gets the heuristic: values read by several ops ("cut" values) split the
-// ops into trees that dynamic programming solves exactly for given
-// placements of the cut values, and coordinate descent over those
-// placements, started from the PyTorch plan, finds the plan. The analysis
-// keeps the PyTorch plan whenever the global one is not cheaper, so it is
-// never worse.
+// PyTorch DTensor chooses each op's strategy greedily, in program order.
+// strategy=global chooses the strategies of all top-level ops of a function
+// together to minimise the plan's cost: communication (PyTorch's cost model,
+// the redistributions the analysis will plan) plus compute, the per-rank time
+// of every planned op under the chosen strategy (`getComputeCost`: flops
+// divided by the ranks its iteration space is split over, at
+// `kComputeFlopsPerUs`). The compute term is what keeps a plan from
+// replicating (gathering) every weight to save an all_reduce: duplicated
+// work is paid for.
+//
+// The function is cut where every value made before a point and read after
+// it is a result of the op just before it (an MLP layer's activation, a
+// Block stack's residual stream); each segment between two cuts is solved
+// for every pair of placements of its cut values, by enumeration when small
+// or as a 0-1 program with COIN-OR CBC (the formulation of Alpa, OSDI 2022,
+// with redistributions shared by the readers of a value, as the analysis
+// shares them), identical segments once; dynamic programming over the chain
+// of segments gives the optimum and a lower bound. A segment past
+// `segmentOpLimit`, or one the solver does not finish, gets the heuristic
+// (the plan is then not proven optimal and the report gives the lower
+// bound): values read by several ops ("cut" values) split the ops into trees
+// that dynamic programming solves exactly for given placements of the cut
+// values, and coordinate descent over those placements, started from the
+// PyTorch plan, finds the plan. The analysis keeps the PyTorch plan whenever
+// the global one is not strictly cheaper, so it is never worse, and ties go
+// to the first candidate in PyTorch's candidate order (enumeration order),
+// so plans are deterministic.
+//
+// Hook for a memory term or constraint: every cost the planner sees comes
+// from two places, `Planner::moveCost` (per value and pair of placement ids)
+// and the per-candidate cost `ModelOp::candidateCost` (today the compute
+// term). A per-rank memory budget adds, per candidate, the bytes its results
+// hold on a rank (`ModelOp::candidateBytes` next to `candidateCost`), as a
+// knapsack row of each segment's 0-1 program and, across segments, a resource
+// dimension of the chain's dynamic programming state; `getComputeCost` and
+// `computePlanComputeCost` show the shape such a per-op term takes at the
+// plan level (FakeTensorAnalysis::planGlobally compares plans with it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,8 +53,9 @@ namespace dtensor {
 using ForcedStrategies = llvm::DenseMap<Operation *, ShardingCandidate>;
 
 struct GlobalPlannerOptions {
-  /// Solve exactly (strategy=exact); else the heuristic alone (global).
-  bool exact = false;
+  /// Solve exactly (with the heuristic as the fallback); false: the
+  /// heuristic alone (unit tests of the heuristic).
+  bool exact = true;
   /// Segments (ops between two cuts) with at most this many ops are solved
   /// exactly; a function with a larger one gets the heuristic.
   int64_t segmentOpLimit = 2000;
@@ -61,6 +81,30 @@ llvm::SmallVector<ForcedStrategies, 2> planFunctionGlobally(FunctionOpInterface 
                                       const FunctionPlan &pytorch,
                                       const GlobalPlannerOptions &options = {},
                                       PlannerStats *stats = nullptr);
+
+/// Floating-point operations of one execution of `op` in the global view:
+/// for a linalg op, its static iteration count times the arithmetic ops of
+/// its body; for an elementwise op on tensors, its result elements; 0 for
+/// everything else (reshapes, slices and copies move data, not compute) and
+/// for dynamic shapes.
+double getOpFlops(Operation *op);
+
+/// Per-rank compute time (µs) of `op` run with the given operand and result
+/// placements: its flops divided by the size of every mesh axis on which some
+/// operand or result is sharded (`computeCost`).
+double getComputeCost(Operation *op, llvm::ArrayRef<int64_t> meshShape,
+                      llvm::ArrayRef<Placements> operands,
+                      llvm::ArrayRef<Placements> results);
+
+/// True for the ops of a function body the planner chooses strategies for
+/// (tensor results; not a terminator, call, control flow, dtensor op or
+/// created value).
+bool isPlannedOp(Operation *op);
+
+/// Compute term of a plan: `getComputeCost` summed over the planned ops of
+/// `func`, with the placements `plan` reads (required or current) and makes.
+double computePlanComputeCost(FunctionOpInterface func,
+                              const FunctionPlan &plan);
 
 } // namespace dtensor
 } // namespace mlir

@@ -12,11 +12,13 @@ defvar StrategyOption = Option<"strategy", "strategy",
       clEnumValN(::mlir::dtensor::StrategyMode::PyTorch, "pytorch",
                  "PyTorch DTensor parity: op by op in program order"),
       clEnumValN(::mlir::dtensor::StrategyMode::Global, "global",
-                 "all ops of a function together, minimising the total "
-                 "communication cost (never above pytorch's)"),
+                 "all ops of a function together: the plan of minimum "
+                 "communication plus compute cost, proven by segment "
+                 "tables, enumeration and COIN-OR CBC (never above "
+                 "pytorch's; past the size limits the heuristic's plan, and "
+                 "the report says it is not proven optimal)"),
       clEnumValN(::mlir::dtensor::StrategyMode::Exact, "exact",
-                 "as global, with the minimum proven by a 0-1 program "
-                 "(COIN-OR CBC); the report says when it is not"))}]>;
+                 "an alias of global"))}]>;
 
 defvar UnknownOpsOption = Option<"unknownOps", "unknown-ops",
     "::mlir::dtensor::UnknownOpPolicy",
@@ -252,6 +254,7 @@ def DTensorDDPSplit : Pass<"dtensor-ddp-split", "::mlir::ModuleOp"> {
            "empty)">,
     Option<"reportFormat", "report-format", "std::string", "\"json\"",
            "report format: json or text">,
+    StrategyOption,
     UnknownOpsOption
   ];
   let statistics = [
