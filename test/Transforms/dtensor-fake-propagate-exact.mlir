@@ -19,33 +19,19 @@
 // RUN: %jsonq %t.tpx.json 'abs(f["totals"]["comm_cost_us"] - 201.7) < 0.05'
 
 // The same Block with the heads permuted by linalg.transpose and collapsed
-<<<<<<< ours
-// into the batch of batch_matmul, as torch-mlir writes it: PyTorch keeps
-// the heads' strided shard (`_S(0, 8)`) through the batch matmuls, 730.3 us
-// as in the 4-D form; the heuristic, starting from PyTorch's plan, finds
-// nothing cheaper (it stopped at 253.9 us when PyTorch's plan gathered at
-// the merge, 956.0 us); the exact plan is the optimum of the 4-D form.
-// RUN: dtensor-opt %dtensor_src_root/examples/block_tp_transposed.mlir --dtensor-fake-report="format=json output=%t.tr.json strategy=exact compare-pytorch=1" -o /dev/null
-=======
 // into the batch of batch_matmul, as torch-mlir writes it. Collapsing
 // [b, h] into one dim keeps a shard of b only (a shard of h is not a block
 // of b*h), so the head-sharded attention of the 201.7 us plan cannot be
 // written here; the proven optimum shards the tokens and gathers the six
-// weights and the result: 225.8 us at the same compute (PyTorch: 956.0 us).
+// weights and the result: 225.8 us at the same compute (PyTorch keeps the
+// heads' strided shard `_S(0, 8)` through the batch matmuls: 730.3 us).
 // RUN: dtensor-opt %dtensor_src_root/examples/block_tp_transposed.mlir --dtensor-fake-report="format=json output=%t.tr.json compare-pytorch=1" -o /dev/null
->>>>>>> theirs
 // RUN: %jsonq %t.tr.json \
 // RUN:   'abs(f["totals"]["comm_cost_us"] - 225.8) < 0.05' \
 // RUN:   'f["planner"]["proven_optimal"]' \
-<<<<<<< ours
-// RUN:   'abs(f["totals"]["pytorch_comm_cost_us"] - 730.3) < 0.1'
-// RUN: dtensor-opt %dtensor_src_root/examples/block_tp_transposed.mlir --dtensor-fake-report="format=json output=%t.trg.json strategy=global" -o /dev/null
-// RUN: %jsonq %t.trg.json 'abs(f["totals"]["comm_cost_us"] - 730.3) < 0.05' '"planner" not in f'
-=======
 // RUN:   'abs(f["planner"]["compute_us"] - 88.4) < 0.05' \
-// RUN:   'abs(f["totals"]["pytorch_comm_cost_us"] - 956.0) < 0.1' \
+// RUN:   'abs(f["totals"]["pytorch_comm_cost_us"] - 730.3) < 0.1' \
 // RUN:   'kinds(f) == ["all_gather"] * 7'
->>>>>>> theirs
 
 // The 2-D Block (dp x tp) and the small TP Block: equal to PyTorch's plan
 // where it is optimal (Megatron's two all_reduce).
@@ -55,18 +41,10 @@
 // RUN: %jsonq %t.small.json 'kinds(f) == ["all_reduce", "all_reduce"]' 'f["planner"]["proven_optimal"]' \
 // RUN:   'f["totals"]["comm_cost_us"] == f["totals"]["pytorch_comm_cost_us"]'
 
-<<<<<<< ours
-// The text report says how the plan was found.
-// RUN: dtensor-opt %dtensor_src_root/examples/block_tp.mlir --dtensor-fake-report="format=text strategy=exact" -o /dev/null | FileCheck %s --check-prefix=TEXT
-// TEXT: totals: collectives=6 comm_cost_us=150.6
-// TEXT-NEXT: peak memory/rank: [128.0 MiB, 128.0 MiB, 128.0 MiB, 128.0 MiB]; largest live at the peak of rank 0: %15 (32.0 MiB)
-// TEXT-NEXT: planner: exact over 19 ops, proven optimal
-=======
 // The text report adds a planner line only for a plan not proven optimal.
 // RUN: dtensor-opt %dtensor_src_root/examples/block_tp.mlir --dtensor-fake-report="format=text" -o /dev/null | FileCheck %s --check-prefix=TEXT
 // TEXT: totals: collectives=5 comm_cost_us=201.7
 // TEXT-NOT: planner:
->>>>>>> theirs
 
 // The propagated plan is a fixed point and partitions.
 // RUN: dtensor-opt %dtensor_src_root/examples/block_tp_transposed.mlir --dtensor-fake-propagate -o %t.prop.mlir
