@@ -143,9 +143,12 @@ struct StructuredOpShardingModel
     return success();
   }
 
-  /// A strided shard of an operand dim indexed by `loop`, or R if none.
-  static Placement stridedShardOfLoop(linalg::LinalgOp op, int64_t loop,
-                                      PartitionContext &ctx) {
+  /// Calls `fn(tensor, dim)` for each tensor operand dim that `loop` indexes,
+  /// in operand order, until it returns true.
+  static void
+  walkOperandDimsOfLoop(linalg::LinalgOp op, int64_t loop,
+                        PartitionContext &ctx,
+                        llvm::function_ref<bool(const FakeTensor &, int64_t)> fn) {
     for (OpOperand &o : op->getOpOperands()) {
       const FakeTensor *t = ctx.lookup(o.get());
       if (!t || !isa<RankedTensorType>(o.get().getType()))
@@ -153,12 +156,25 @@ struct StructuredOpShardingModel
       AffineMap map = op.getMatchingIndexingMap(&o);
       for (auto [d, e] : llvm::enumerate(map.getResults()))
         if (auto dimExpr = dyn_cast<AffineDimExpr>(e);
-            dimExpr && dimExpr.getPosition() == loop)
-          for (Placement p : t->placements)
-            if (p.isStridedShard(static_cast<int64_t>(d)))
-              return p;
+            dimExpr && dimExpr.getPosition() == loop &&
+            fn(*t, static_cast<int64_t>(d)))
+          return;
     }
-    return Placement::replicate();
+  }
+
+  /// A strided shard of an operand dim indexed by `loop`, or R if none.
+  static Placement stridedShardOfLoop(linalg::LinalgOp op, int64_t loop,
+                                      PartitionContext &ctx) {
+    Placement found = Placement::replicate();
+    walkOperandDimsOfLoop(op, loop, ctx, [&](const FakeTensor &t, int64_t d) {
+      for (Placement p : t.placements)
+        if (p.isStridedShard(d)) {
+          found = p;
+          return true;
+        }
+      return false;
+    });
+    return found;
   }
 
   /// This rank's offset of `loop` in the global iteration space, or null if
@@ -166,27 +182,19 @@ struct StructuredOpShardingModel
   /// alike (the loop-space rule), so the first one that does decides.
   static Value loopOffset(linalg::LinalgOp op, int64_t loop,
                           PartitionContext &ctx) {
-    for (OpOperand &o : op->getOpOperands()) {
-      const FakeTensor *t = ctx.lookup(o.get());
-      if (!t || !isa<RankedTensorType>(o.get().getType()))
-        continue;
-      AffineMap map = op.getMatchingIndexingMap(&o);
-      for (auto [d, e] : llvm::enumerate(map.getResults())) {
-        auto dimExpr = dyn_cast<AffineDimExpr>(e);
-        if (!dimExpr || dimExpr.getPosition() != loop)
-          continue;
-        if (llvm::none_of(t->placements, [&](Placement p) {
-              return p.isShard(static_cast<int64_t>(d));
-            }))
-          continue;
-        OpFoldResult off =
-            ctx.getExtent(op.getLoc(), t->type.getDimSize(d), t->placements, d)
-                .offset;
-        return getValueOrCreateConstantIndexOp(ctx.getBuilder(), op.getLoc(),
+    Value offset;
+    walkOperandDimsOfLoop(op, loop, ctx, [&](const FakeTensor &t, int64_t d) {
+      if (llvm::none_of(t.placements,
+                        [&](Placement p) { return p.isShard(d); }))
+        return false;
+      OpFoldResult off =
+          ctx.getExtent(op.getLoc(), t.type.getDimSize(d), t.placements, d)
+              .offset;
+      offset = getValueOrCreateConstantIndexOp(ctx.getBuilder(), op.getLoc(),
                                                off);
-      }
-    }
-    return {};
+      return true;
+    });
+    return offset;
   }
 };
 
