@@ -965,7 +965,7 @@ FunctionPlan *FakeTensorAnalysis::analyze(FunctionOpInterface func) {
   if (options.strategy != StrategyMode::PyTorch && plan->getMesh()) {
     // The global plan is compared with PyTorch's in its own prices: strided
     // steps as the collectives they run (PyTorch prices them at 0).
-    plan->stridedCost = StridedCost::Collective;
+    plan->planRedistributions(/*minCost=*/true);
     plan->pytorchCommCost = plan->computeCommCost();
     plan = planGlobally(func, std::move(plan));
   }

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -68,6 +69,13 @@ bool shouldFuse(OpOperand *operand, unsigned maxRecomputeOps) {
   auto generic = dyn_cast<linalg::GenericOp>(producer);
   if (!generic ||
       generic.getBody()->getOperations().size() > maxRecomputeOps + 1)
+    return false;
+  // A math function (exp, rsqrt, ...) costs tens of instructions per
+  // element: computed once and stored (a softmax's exp(x - max), read by the
+  // sum and by the divide, stays a row in cache once rows are fused).
+  if (llvm::any_of(generic.getBody()->getOperations(), [](Operation &op) {
+        return isa_and_nonnull<math::MathDialect>(op.getDialect());
+      }))
     return false;
   return llvm::all_of(producer->getUsers(), [](Operation *user) {
     return isa<linalg::GenericOp>(user) && !isContractionLike(user);

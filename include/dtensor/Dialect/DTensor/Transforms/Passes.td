@@ -505,6 +505,52 @@ def DTensorFuseElementwise
   ];
 }
 
+def DTensorFuseRows : Pass<"dtensor-fuse-rows", "::mlir::func::FuncOp"> {
+  let summary = "fuse row reductions and their row-wise consumers into one "
+                "loop over the rows";
+  let description = [{
+    Finds chains of linalg ops on tensors that work row by row: ops whose
+    loops are the same `n` parallel row loops followed by at most one
+    innermost loop (a reduction along the row, e.g. the max and the sum of a
+    softmax or the mean and variance of a layer norm, or an elementwise op),
+    each producer read row-indexed (its operand maps start with the row
+    loops `d0, ..., d(n-1)`) and only by ops of the chain. The last op of a
+    chain that contains a reduction is tiled with `scf.for` loops to one row
+    per iteration and the whole chain is fused into those loops
+    (`scf::tileConsumerAndFuseProducersUsingSCF`): each row is read from
+    memory once, the later sweeps over it (the normalising divide of a
+    softmax, the centring of a layer norm) read it from the cache, and the
+    row-sized intermediates (`exp(x - max)` of a softmax) are row-sized
+    tensors (slices of `tensor.empty` folded) that bufferize to one small
+    buffer each. A producer fused through several slices is computed once
+    (CSE). Contractions, convolutions and ops with other users are not
+    fused; chains without a reduction are left to elementwise fusion.
+    First, the unit dims of the linalg ops but contractions and
+    convolutions are dropped (upstream's `populateFoldUnitExtentDimsPatterns`):
+    torch-mlir's keepdim statistics (`[B, H, S, 1]`, written through a
+    constant index, which tiling cannot take) become row reductions.
+
+    ```mlir
+    %m = linalg.generic {iterator_types = ["parallel", "reduction"]} // max
+    %e = linalg.generic {iterator_types = ["parallel", "parallel"]}  // exp(x - m)
+    %s = linalg.generic {iterator_types = ["parallel", "reduction"]} // sum
+    %y = linalg.generic {iterator_types = ["parallel", "parallel"]}  // e / s
+    // becomes
+    %y = scf.for %i = %c0 to %rows step %c1 iter_args(%o = %init) {
+      // the four ops on row %i (tensor<1x128xf32>, tensor<1xf32>)
+      %r = tensor.insert_slice ... into %o[%i, 0] [1, 128] [1, 1]
+      scf.yield %r
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numFused", "num-fused", "Number of row chains fused">
+  ];
+}
+
 def DTensorVectorize : Pass<"dtensor-vectorize", "::mlir::func::FuncOp"> {
   let summary = "tile and vectorize linalg ops on buffers for the CPU";
   let description = [{
