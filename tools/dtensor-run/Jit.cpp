@@ -170,17 +170,21 @@ namespace {
 void takeResults(llvm::ArrayRef<int64_t> words,
                  const std::vector<TensorLayout> &results,
                  std::vector<HostArray> *out, bool free) {
-  llvm::SmallPtrSet<void *, 4> freed;
+  // Results may alias one buffer (`return %r, %r`): copy every result before
+  // freeing any buffer, and free each buffer once.
+  llvm::SmallPtrSet<void *, 4> buffers;
   size_t w = 0;
   for (const TensorLayout &r : results) {
     int64_t rank = static_cast<int64_t>(r.shape.size());
     if (out)
       out->push_back(copyStridedResult(words.data() + w, rank, r.dtype));
-    auto *allocated = reinterpret_cast<void *>(words[w]);
-    if (free && allocated && freed.insert(allocated).second)
-      std::free(allocated);
+    if (auto *allocated = reinterpret_cast<void *>(words[w]))
+      buffers.insert(allocated);
     w += 3 + 2 * rank;
   }
+  if (free)
+    for (void *allocated : buffers)
+      std::free(allocated);
 }
 } // namespace
 
