@@ -145,10 +145,9 @@ struct StructuredOpShardingModel
 
   /// Calls `fn(tensor, dim)` for each tensor operand dim that `loop` indexes,
   /// in operand order, until it returns true.
-  static void
-  walkOperandDimsOfLoop(linalg::LinalgOp op, int64_t loop,
-                        PartitionContext &ctx,
-                        llvm::function_ref<bool(const FakeTensor &, int64_t)> fn) {
+  static void walkOperandDimsOfLoop(
+      linalg::LinalgOp op, int64_t loop, PartitionContext &ctx,
+      llvm::function_ref<bool(const FakeTensor &, int64_t)> fn) {
     for (OpOperand &o : op->getOpOperands()) {
       const FakeTensor *t = ctx.lookup(o.get());
       if (!t || !isa<RankedTensorType>(o.get().getType()))
@@ -190,8 +189,8 @@ struct StructuredOpShardingModel
       OpFoldResult off =
           ctx.getExtent(op.getLoc(), t.type.getDimSize(d), t.placements, d)
               .offset;
-      offset = getValueOrCreateConstantIndexOp(ctx.getBuilder(), op.getLoc(),
-                                               off);
+      offset =
+          getValueOrCreateConstantIndexOp(ctx.getBuilder(), op.getLoc(), off);
       return true;
     });
     return offset;
