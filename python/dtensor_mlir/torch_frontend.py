@@ -238,6 +238,47 @@ def _unknown_op_error(error, imported):
         f"to the '{dialect}' dialect, which dtensor-mlir does not handle; made at\n{where}")
 
 
+def source_op_name(node):
+    """The torch-level call an exported FX node comes from: `linear_1` for
+    each of the permute, mm and add that F.linear decomposes into (its
+    `torch_fn`), else the node's own name."""
+    torch_fn = node.meta.get("torch_fn")
+    return torch_fn[0] if torch_fn else node.name
+
+
+def _node_named_importer():
+    """A torch-mlir FxImporter whose op locations are named after the
+    torch-level call of each node (`loc("linear_1"(<source lines>))`): the
+    ops one call lowers to share the name, so dtensor-ddp-split counts them
+    as one node as DDPOptimizer counts the call. The source lines stay the
+    child location, for diagnostics. torch-mlir has no hook for locations:
+    this replaces the importer's ContextCache by a subclass (as FxImporter
+    builds it) and falls back to the plain importer where that fails."""
+    from torch_mlir import ir
+    from torch_mlir.dialects import torch as torch_d
+    from torch_mlir.extras.fx_importer import ContextCache, FxImporter
+
+    class NamedLocations(ContextCache):
+        def get_node_location(self, node):
+            loc = super().get_node_location(node)
+            if node.op != "call_function":
+                return loc
+            # Always a location: the importer reuses the previous node's
+            # for a node without one, which would merge the two calls.
+            return ir.Location.name(source_op_name(node),
+                                    childLoc=loc or ir.Location.unknown(context),
+                                    context=context)
+
+    context = ir.Context()
+    torch_d.register_dialect(context)
+    importer = FxImporter(context=context)
+    try:
+        importer._cc = NamedLocations(importer._c, py_attr_tracker=importer._py_attr_tracker)
+    except (AttributeError, TypeError):
+        pass
+    return importer
+
+
 # -- from_torch ------------------------------------------------------------
 
 def from_torch(module, args, placements=None, mesh=None, func_name="forward",
@@ -312,7 +353,8 @@ def from_torch(module, args, placements=None, mesh=None, func_name="forward",
     if decomposition_table is not None:
         kwargs["decomposition_table"] = decomposition_table
     imported = fx.export_and_import(exported, output_type="linalg-on-tensors",
-                                    func_name=func_name, **kwargs)
+                                    func_name=func_name, fx_importer=_node_named_importer(),
+                                    **kwargs)
     text = imported.operation.get_asm(enable_debug_info=True)
 
     num_results = len(exported.graph_signature.user_outputs)

@@ -51,7 +51,8 @@ project's torch-mlir FX importer front end, `dtensor_mlir.from_torch`), the
 same nn.Module imported rather than generated:
   linear8x1024_fx     the Linear stack above
   linear_bias_edge_fx Linear(64, 1020), ReLU, Linear(1020, 256), MSE: the
-                      known difference below (KNOWN)
+                      bias b0 fills the 1 MiB first bucket, so counted per
+                      MLIR op it would split from its weight w0
 
 Usage:
   ddp_compile.py --dtensor-opt BIN [--world 1,2] [--caps 25,4,1]
@@ -110,26 +111,13 @@ def mlir_command(model, world):
 MODELS = ["linear8x1024", "mlp6x512", "mlp20_small", "block3", "block_example"]
 FX_MODELS = ["linear8x1024_fx", "linear_bias_edge_fx"]
 
-# Differences from DDPOptimizer the project keeps (docs/semantics.md section
-# 7), by model (every cap: the first bucket's cap is 1 MiB in all): the
-# project's buckets, which must stay as listed (a
-# run that matches DDPOptimizer, or gives other buckets, fails).
-#
-# DDPOptimizer's nodes are Dynamo's torch-level ops: F.linear reads a
-# Linear's weight and bias in one node. The project's nodes are MLIR ops: the
-# front end lowers F.linear to a transpose, a matmul, a bias broadcast and an
-# add, so the bias (read by the broadcast, after the matmul) is counted one
-# node before the weight in the backward walk. When the bias alone fills the
-# bucket (here 1 045 504 bytes of the last layer plus the 4 080-byte bias b0
-# reach the 1 MiB first cap), the weight w0 opens the next bucket. The MLIR
-# keeps no trace of which ops one torch op made (the importer's locations are
-# source lines, shared by both layers of an nn.Sequential), so the project
-# counts per MLIR op. Both split at a bucket boundary of whole parameters;
-# only a weight and its bias can end up apart, and only within a bias' bytes
-# of a cap.
-KNOWN = {
-    "linear_bias_edge_fx": [["w0"], ["b0", "w1", "b1"]],
-}
+# Differences from DDPOptimizer the project keeps, by model: the project's
+# buckets, which must stay as listed (a run that matches DDPOptimizer, or
+# gives other buckets, fails). None: the one there was, F.linear's weight and
+# bias counted at different MLIR ops (so split apart at a cap), is gone since
+# from_torch names each op after its torch-level call and dtensor-ddp-split
+# counts the ops of one name as one node (docs/semantics.md section 7).
+KNOWN = {}
 
 
 def torch_model(model):

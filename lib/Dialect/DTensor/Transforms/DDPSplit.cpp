@@ -42,6 +42,14 @@ using namespace mlir;
 using namespace mlir::dtensor;
 namespace json = llvm::json;
 
+/// The source op `op` was lowered from, where a front end named it: the name
+/// of its `NameLoc` (`dtensor_mlir.from_torch` names every op after the
+/// torch-level call of the exported graph it came from, as `"linear_1"`).
+static StringAttr getSourceOpName(Operation *op) {
+  auto loc = dyn_cast<NameLoc>(op->getLoc());
+  return loc ? loc.getName() : StringAttr();
+}
+
 namespace {
 
 /// What the report says about one bucket.
@@ -193,10 +201,25 @@ void FunctionSplitter::computeBuckets(int64_t capBytes, int64_t firstCapBytes) {
     paramBytes[i] = getTensorByteSize(t->type);
   }
 
-  llvm::SmallVector<BucketNode> nodes(ops.size());
+  // The bucketing nodes: runs of consecutive ops lowered from one source op
+  // (one node of DDPOptimizer's graph, as F.linear reading a weight and a
+  // bias), else single ops.
+  llvm::SmallVector<size_t> nodeOf(ops.size());
+  llvm::SmallVector<size_t> nodeBegin;
   for (auto [i, op] : llvm::enumerate(ops)) {
-    BucketNode &node = nodes[i];
-    // Parameters the op (or an op nested in it) reads, once each per op.
+    StringAttr source = getSourceOpName(op);
+    if (i == 0 || !source || source != getSourceOpName(ops[i - 1]))
+      nodeBegin.push_back(i);
+    nodeOf[i] = nodeBegin.size() - 1;
+  }
+  size_t numNodes = nodeBegin.size();
+  nodeBegin.push_back(ops.size());
+
+  llvm::SmallVector<BucketNode> nodes(numNodes);
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    BucketNode &node = nodes[nodeOf[i]];
+    // Parameters the node (an op of it, or an op nested in one) reads, once
+    // each per node.
     op->walk<WalkOrder::PreOrder>([&](Operation *nested) {
       for (Value v : nested->getOperands()) {
         auto arg = dyn_cast<BlockArgument>(v);
@@ -214,15 +237,18 @@ void FunctionSplitter::computeBuckets(int64_t capBytes, int64_t firstCapBytes) {
         size_t u = topLevelIndex(user);
         if (u == ops.size())
           node.usedByOutput = true;
-        else
-          node.users.push_back(u);
+        else if (nodeOf[u] != nodeOf[i])
+          node.users.push_back(nodeOf[u]);
       }
   }
   buckets = computeDDPBuckets(nodes, capBytes, firstCapBytes);
   bucketOf.resize(ops.size());
-  for (auto [b, bucket] : llvm::enumerate(buckets))
+  for (auto [b, bucket] : llvm::enumerate(buckets)) {
+    bucket.begin = nodeBegin[bucket.begin];
+    bucket.end = nodeBegin[bucket.end];
     for (size_t i = bucket.begin; i < bucket.end; ++i)
       bucketOf[i] = b;
+  }
 }
 
 void FunctionSplitter::collect(Value v, size_t consumer,
