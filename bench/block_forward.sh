@@ -15,13 +15,20 @@
 #       rank; the check runs the unpartitioned program on one rank and
 #       compares the outputs). Each rank prints the best of $ITERS calls of
 #       the entry function (JIT-compiled; matmuls call OpenBLAS cblas_sgemm).
+#     - dtensor-mlir on the Block as torch-mlir writes it: bench/gen_block_torch.py
+#       (the same `block` function as block_torch.py, through the torch front
+#       end dtensor_mlir.from_torch: torch.export + torch-mlir linalg-on-
+#       tensors, x S(0) over "dp" = N), run the same way (`--check`). Needs
+#       torch, torch-mlir and the build's python package
+#       (<build>/python_packages); TORCH_MLIR=0 skips it, n/a when missing.
 #     - PyTorch: bench/block_torch.py --np N --iters $ITERS --check
 #       (torch.multiprocessing.spawn, gloo, DTensor with Shard(0) on x and
 #       Replicate weights, torch.no_grad(), best of $ITERS forwards per rank).
 #   Both sides are single-threaded per rank: OPENBLAS_NUM_THREADS=1 and
 #   OMP_NUM_THREADS=1 for dtensor-run, torch.set_num_threads(1) per process.
 #   ms/rank = the slowest rank's best-of-$ITERS time of one forward;
-#   ratio = dtensor-mlir ms / PyTorch ms (> 1: dtensor-mlir slower).
+#   ratio = dtensor-mlir ms / PyTorch ms (> 1: dtensor-mlir slower), for the
+#   hand-written Block and for torch-mlir's.
 #   With more ranks than cores (e.g. 4 ranks on 2 cores) the ranks share
 #   cores (Open MPI --oversubscribe / spawned processes), so per-rank times
 #   grow with N instead of shrinking; the script says so in its output.
@@ -38,6 +45,7 @@
 # Environment overrides:
 #   DTENSOR_RUN (default <repo>/build/bin/dtensor-run)   PYTHON (default python3)
 #   NPS (default "1 2 4")   ITERS (default 3)   CHECK (default 1; 0 skips --check)
+#   TORCH_MLIR (default 1; 0 skips the torch-mlir Block)
 #   BATCH SEQ DIM HEADS HIDDEN (defaults 32 128 512 8 2048)
 #   OUT (default <repo>/bench/out, gitignored; programs + logs go there)
 # The table is also written to $OUT/block_forward.txt.
@@ -50,6 +58,8 @@ PYTHON="${PYTHON:-python3}"
 NPS="${NPS:-1 2 4}"
 ITERS="${ITERS:-3}"
 CHECK="${CHECK:-1}"
+TORCH_MLIR="${TORCH_MLIR:-1}"
+PYPKG="$(cd "$(dirname "$DTENSOR_RUN")/.." && pwd)/python_packages"
 BATCH="${BATCH:-32}" SEQ="${SEQ:-128}" DIM="${DIM:-512}" HEADS="${HEADS:-8}" HIDDEN="${HIDDEN:-2048}"
 OUT="${OUT:-$ROOT/bench/out}"
 
@@ -93,11 +103,11 @@ say ""
 rank_times() { awk '/^rank [0-9]+: [0-9.]+ ms/ {t = $3 + 0; if (n == 0 || t > mx) mx = t; if (n == 0 || t < mn) mn = t; n++}
                     END {if (n) printf "%.1f %.1f\n", mx, mn; else print "- -"}' "$1"; }
 
-FMT='%5s | %20s | %23s | %18s | %-22s\n'
+FMT='%5s | %20s | %23s | %18s | %20s | %14s | %-22s\n'
 # shellcheck disable=SC2059
 {
-  printf "$FMT" ranks "dtensor-mlir ms/rank" "PyTorch DTensor ms/rank" "ratio (mlir/torch)" "checks (mlir; torch)"
-  printf "$FMT" ----- -------------------- ----------------------- ------------------ ----------------------
+  printf "$FMT" ranks "dtensor-mlir ms/rank" "PyTorch DTensor ms/rank" "ratio (mlir/torch)" "torch-mlir Block ms" "ratio (t-mlir)" "checks (mlir; t-mlir; torch)"
+  printf "$FMT" ----- -------------------- ----------------------- ------------------ -------------------- -------------- ----------------------
 } >"$OUT/block_forward.table"
 
 for n in $NPS; do
@@ -114,6 +124,26 @@ for n in $NPS; do
   m_check=$(awk '/^check: / {print $2; exit}' "$log")
   [[ $rc -eq 0 ]] || { m_check="exit $rc"; echo "block_forward.sh: dtensor-run failed, see $log" >&2; tail -n 5 "$log" >&2; }
 
+  # The Block as torch-mlir writes it (torch front end), run the same way.
+  f_max=n/a f_check=n/a
+  if [[ $TORCH_MLIR == 1 ]]; then
+    fprog="$OUT/block_torch_mlir_$n.mlir"
+    flog="$OUT/block_forward_torch_mlir_$n.log"
+    echo "block_forward.sh: dtensor-run on torch-mlir's Block, $n rank(s) ..." >&2
+    if PYTHONPATH="$PYPKG${PYTHONPATH:+:$PYTHONPATH}" "$PYTHON" "$ROOT/bench/gen_block_torch.py" --mesh "$n" \
+      --batch "$BATCH" --seq "$SEQ" --dim "$DIM" --heads "$HEADS" --hidden "$HIDDEN" -o "$fprog" >"$flog" 2>&1; then
+      check_flag=()
+      [[ $CHECK == 1 ]] && check_flag=(--check)
+      rc=0
+      "$DTENSOR_RUN" "$fprog" --np "$n" --iters "$ITERS" "${check_flag[@]}" >>"$flog" 2>&1 || rc=$?
+      read -r f_max _ < <(rank_times "$flog")
+      f_check=$(awk '/^check: / {print $2; exit}' "$flog")
+      [[ $rc -eq 0 ]] || { f_check="exit $rc"; echo "block_forward.sh: dtensor-run failed, see $flog" >&2; tail -n 5 "$flog" >&2; }
+    else
+      echo "block_forward.sh: gen_block_torch.py failed or torch-mlir missing, see $flog" >&2
+    fi
+  fi
+
   t_max=n/a t_check=n/a
   if [[ $TORCH_OK -eq 1 ]]; then
     tlog="$OUT/block_forward_torch_$n.log"
@@ -128,13 +158,15 @@ for n in $NPS; do
     [[ $rc -eq 0 ]] || { t_check="exit $rc"; echo "block_forward.sh: block_torch.py failed, see $tlog" >&2; tail -n 5 "$tlog" >&2; }
   fi
   ratio=$(awk -v a="$m_max" -v b="$t_max" 'BEGIN {if (a !~ /^[0-9.]+$/ || b !~ /^[0-9.]+$/ || b + 0 == 0) print "-"; else printf "%.2f", a / b}')
+  fratio=$(awk -v a="$f_max" -v b="$t_max" 'BEGIN {if (a !~ /^[0-9.]+$/ || b !~ /^[0-9.]+$/ || b + 0 == 0) print "-"; else printf "%.2f", a / b}')
   # shellcheck disable=SC2059
-  printf "$FMT" "$n" "$m_max" "$t_max" "$ratio" "${m_check:--}; ${t_check:--}" >>"$OUT/block_forward.table"
+  printf "$FMT" "$n" "$m_max" "$t_max" "$ratio" "$f_max" "$fratio" "${m_check:--}; ${f_check:--}; ${t_check:--}" >>"$OUT/block_forward.table"
 done
 
 tee -a "$REPORT" <"$OUT/block_forward.table"
 say ""
 say "ms/rank: the slowest rank's best-of-$ITERS time of one Block forward (JIT-compiled entry / DTensor forward);"
-say "ratio = dtensor-mlir / PyTorch (> 1: dtensor-mlir slower); checks: dtensor-run --check against the program"
+say "ratio = dtensor-mlir / PyTorch (> 1: dtensor-mlir slower); torch-mlir Block: the same Block through the torch"
+say "front end (bench/gen_block_torch.py), ratio (t-mlir) = its ms / PyTorch; checks: dtensor-run --check against the program"
 say "on one rank, block_torch.py --check against plain torch on each shard, and the collectives CommDebugMode counted."
-say "logs and programs: $OUT (block_forward_*.log, block_dp_*.mlir)"
+say "logs and programs: $OUT (block_forward_*.log, block_dp_*.mlir, block_torch_mlir_*.mlir)"

@@ -103,3 +103,25 @@ func.func @negative_transposed_accumulator(%a: tensor<4x8xf32>, %b: tensor<8x16x
   %t = linalg.transpose ins(%y : tensor<4x16xf32>) outs(%e : tensor<16x4xf32>) permutation = [1, 0]
   return %t : tensor<16x4xf32>
 }
+
+// -----
+
+// Why: torch-mlir's output projection reads the heads, transposed ([B, H,
+// S, dh] -> [B, S, H, dh]) and collapsed into the model dim, along k:
+// expanding the collapse would give two k loops (heads and dh), no GEMM.
+// The transpose and the collapse stay; the contraction keeps one k loop.
+// CHECK-LABEL: func.func @negative_collapse_along_k
+// CHECK: %[[T:.*]] = linalg.transpose
+// CHECK: %[[C:.*]] = tensor.collapse_shape %[[T]]
+// CHECK-NOT: "reduction", "reduction"
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[C]], %{{.*}} : tensor<16x64xf32>, tensor<64x64xf32>)
+func.func @negative_collapse_along_k(%o: tensor<2x4x8x16xf32>, %w: tensor<64x64xf32>) -> tensor<16x64xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x8x4x16xf32>
+  %t = linalg.transpose ins(%o : tensor<2x4x8x16xf32>) outs(%e : tensor<2x8x4x16xf32>) permutation = [0, 2, 1, 3]
+  %c = tensor.collapse_shape %t [[0, 1], [2, 3]] : tensor<2x8x4x16xf32> into tensor<16x64xf32>
+  %i = tensor.empty() : tensor<16x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%i : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %r = linalg.matmul ins(%c, %w : tensor<16x64xf32>, tensor<64x64xf32>) outs(%f : tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %r : tensor<16x64xf32>
+}

@@ -2,19 +2,33 @@
 // RUN: dtensor-opt %s --dtensor-cpu-pipeline="partition=false vectorize=false" -split-input-file | FileCheck %s --check-prefix=OFF
 // RUN: dtensor-opt %s --dtensor-cpu-pipeline="partition=false vector-size=16" -split-input-file | FileCheck %s --check-prefix=SIZE16
 
-// Softmax on a dynamic batch (uneven shards): the row max and the row sum of
-// exp reduced in 128-wide vectors (tree reductions: reassoc), exp as a
-// polynomial on vectors (no libm, no scalar exp), the division in 32-wide
-// vectors. No scalar loop is left over the rows.
+// Softmax on a dynamic batch (uneven shards), one fused pass per row
+// (dtensor-fuse-rows): the row buffers allocated once, before the loops;
+// in one loop nest over the rows, the row max reduced in a 128-wide vector
+// (tree reductions: reassoc), exp(x - max) as a polynomial on 32-wide
+// vectors (no libm, no scalar exp) stored once into the row buffer, the row
+// sum of that buffer, then one division per row and a multiplication per
+// element. No other loop over the rows.
 // CHECK-LABEL: llvm.func @softmax
 // CHECK-NOT: llvm.call @expf
 // CHECK-NOT: llvm.intr.exp
+// CHECK: llvm.call @malloc
+// CHECK: llvm.call @malloc
+// CHECK: llvm.call @malloc
+// CHECK-NOT: llvm.call @malloc
+// CHECK: ^bb1(
+// CHECK: ^bb3(
 // CHECK: llvm.load {{.*}} -> vector<128xf32>
 // CHECK: llvm.intr.vector.reduce.fmax({{.*}}) {fastmathFlags = #llvm.fastmath<reassoc>} : (vector<128xf32>) -> f32
-// CHECK: llvm.intr.fma({{.*}}) : (vector<128xf32>, vector<128xf32>, vector<128xf32>) -> vector<128xf32>
-// CHECK: llvm.intr.vector.reduce.fadd{{.*}}fastmath<reassoc>{{.*}}vector<128xf32>
-// CHECK: llvm.fdiv {{.*}} : vector<32xf32>
+// CHECK: llvm.intr.fma({{.*}}) : (vector<32xf32>, vector<32xf32>, vector<32xf32>) -> vector<32xf32>
 // CHECK: llvm.store {{.*}} : vector<32xf32>, !llvm.ptr
+// CHECK: llvm.intr.vector.reduce.fadd{{.*}}fastmath<reassoc>{{.*}}vector<128xf32>
+// CHECK: llvm.fdiv {{.*}} : vector<1xf32>
+// CHECK: llvm.fmul {{.*}} : vector<32xf32>
+// CHECK: llvm.store {{.*}} : vector<32xf32>, !llvm.ptr
+// CHECK: llvm.br ^bb3(
+// CHECK: llvm.br ^bb1(
+// CHECK-NOT: llvm.cond_br
 // CHECK-NOT: llvm.call @expf
 // CHECK-NOT: llvm.intr.exp
 // CHECK: llvm.return
@@ -24,7 +38,7 @@
 // OFF-NOT: vector<
 // OFF: llvm.return
 // SIZE16-LABEL: llvm.func @softmax
-// SIZE16: llvm.fdiv {{.*}} : vector<16xf32>
+// SIZE16: llvm.fmul {{.*}} : vector<16xf32>
 func.func @softmax(%x: tensor<?x8x128xf32>) -> tensor<?x8x128xf32> {
   %c0 = arith.constant 0 : index
   %d = tensor.dim %x, %c0 : tensor<?x8x128xf32>

@@ -1,4 +1,5 @@
-// RUN: dtensor-opt %s --dtensor-fuse-elementwise -split-input-file | FileCheck %s
+// RUN: dtensor-opt %s --dtensor-fuse-elementwise=recompute-math=false -split-input-file | FileCheck %s
+// RUN: dtensor-opt %s --dtensor-fuse-elementwise -split-input-file | FileCheck %s --check-prefix=MATH
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
@@ -36,18 +37,61 @@ func.func @chain(%x: tensor<?x64xf32>, %y: tensor<?x64xf32>) -> tensor<?x64xf32>
 #row = affine_map<(d0, d1) -> (d0)>
 
 // An elementwise producer with two users (a reduction and an elementwise
-// op) is recomputed in both and disappears: sum(exp(x)) and exp(x) / s.
+// op) is recomputed in both and disappears: sum(-x) and -x / s.
 // CHECK-LABEL: func.func @multi_use
 // CHECK: %[[S:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
-// CHECK: math.exp
+// CHECK: arith.negf
 // CHECK: arith.addf
 // CHECK: %[[D:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]
 // CHECK-SAME: %[[S]]
-// CHECK: math.exp
+// CHECK: arith.negf
 // CHECK: arith.divf
 // CHECK-NOT: linalg.generic
 // CHECK: return %[[D]]
 func.func @multi_use(%x: tensor<8x64xf32>, %init: tensor<8xf32>) -> tensor<8x64xf32> {
+  %e = tensor.empty() : tensor<8x64xf32>
+  %x1 = linalg.negf ins(%x : tensor<8x64xf32>) outs(%e : tensor<8x64xf32>) -> tensor<8x64xf32>
+  %s = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x1 : tensor<8x64xf32>) outs(%init : tensor<8xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %d = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x1, %s : tensor<8x64xf32>, tensor<8xf32>) outs(%e : tensor<8x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.divf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<8x64xf32>
+  return %d : tensor<8x64xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// With recompute-math=false (the CPU pipeline) a multi-use producer that
+// calls a math function (a softmax's exp) is computed once and read by both
+// users; by default (the GPU pipeline) it is recomputed in each.
+// MATH-LABEL: func.func @no_recompute_math
+// MATH: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// MATH: math.exp
+// MATH: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]
+// MATH: math.exp
+// MATH-NOT: linalg.generic
+// MATH: return
+// CHECK-LABEL: func.func @no_recompute_math
+// CHECK: %[[E:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]
+// CHECK: math.exp
+// CHECK: %[[S:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK-SAME: ins(%[[E]]
+// CHECK-NOT: math.exp
+// CHECK: %[[D:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]
+// CHECK-SAME: ins(%[[E]], %[[S]]
+// CHECK-NOT: math.exp
+// CHECK: return %[[D]]
+func.func @no_recompute_math(%x: tensor<8x64xf32>, %init: tensor<8xf32>) -> tensor<8x64xf32> {
   %e = tensor.empty() : tensor<8x64xf32>
   %x1 = linalg.exp ins(%x : tensor<8x64xf32>) outs(%e : tensor<8x64xf32>) -> tensor<8x64xf32>
   %s = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}

@@ -164,18 +164,27 @@ HostArray dtensor_run::copyStridedResult(const int64_t *words, int64_t rank,
 }
 
 namespace {
-/// Frees the buffers of the result descriptors in `words` (one per result
-/// in `results`): their allocated pointers, each once.
-void freeResults(llvm::ArrayRef<int64_t> words,
-                 const std::vector<TensorLayout> &results) {
-  llvm::SmallPtrSet<void *, 4> freed;
+/// One walk over the result descriptors in `words` (one per result in
+/// `results`): appends a copy of each result to `out` when it is given, and
+/// frees the buffers (each allocated pointer once) when `free` is set.
+void takeResults(llvm::ArrayRef<int64_t> words,
+                 const std::vector<TensorLayout> &results,
+                 std::vector<HostArray> *out, bool free) {
+  // Results may alias one buffer (`return %r, %r`): copy every result before
+  // freeing any buffer, and free each buffer once.
+  llvm::SmallPtrSet<void *, 4> buffers;
   size_t w = 0;
   for (const TensorLayout &r : results) {
-    auto *allocated = reinterpret_cast<void *>(words[w]);
-    if (allocated && freed.insert(allocated).second)
-      std::free(allocated);
-    w += 3 + 2 * r.shape.size();
+    int64_t rank = static_cast<int64_t>(r.shape.size());
+    if (out)
+      out->push_back(copyStridedResult(words.data() + w, rank, r.dtype));
+    if (auto *allocated = reinterpret_cast<void *>(words[w]))
+      buffers.insert(allocated);
+    w += 3 + 2 * rank;
   }
+  if (free)
+    for (void *allocated : buffers)
+      std::free(allocated);
 }
 } // namespace
 
@@ -226,7 +235,7 @@ dtensor_run::callEntry(ExecutionEngine &engine, StringRef entry,
   for (int it = 0; it < std::max(1, iters); ++it) {
     if (it > 0) {
       if (ownsResults)
-        freeResults(resultBuf, results);
+        takeResults(resultBuf, results, /*out=*/nullptr, /*free=*/true);
       for (auto [a, p] : llvm::zip(inputs, pristine))
         std::memcpy(a.data.data(), p.data.data(), a.data.size());
     }
@@ -239,13 +248,6 @@ dtensor_run::callEntry(ExecutionEngine &engine, StringRef entry,
     seconds = it == 0 ? s : std::min(seconds, s);
   }
   std::vector<HostArray> out;
-  size_t w = 0;
-  for (const TensorLayout &r : results) {
-    int64_t rank = static_cast<int64_t>(r.shape.size());
-    out.push_back(copyStridedResult(resultBuf.data() + w, rank, r.dtype));
-    w += 3 + 2 * rank;
-  }
-  if (ownsResults)
-    freeResults(resultBuf, results);
+  takeResults(resultBuf, results, &out, ownsResults);
   return out;
 }

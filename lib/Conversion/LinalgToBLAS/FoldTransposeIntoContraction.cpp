@@ -17,6 +17,7 @@
 #include "dtensor/Conversion/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -42,6 +43,25 @@ linalg::TransposeOp getTransposeSource(Value v) {
   if (auto collapse = v.getDefiningOp<tensor::CollapseShapeOp>())
     v = collapse.getSrc();
   return v.getDefiningOp<linalg::TransposeOp>();
+}
+
+/// True when expanding `collapse` into the loops of the contraction reading
+/// it through `operand` would split a reduction loop: several k loops are
+/// no GEMM (torch-mlir's output projection reads the heads, transposed and
+/// collapsed into the model dim, along k). The transpose stays a copy.
+bool expandsReduction(OpOperand *operand, tensor::CollapseShapeOp collapse) {
+  auto op = cast<linalg::LinalgOp>(operand->getOwner());
+  AffineMap map = op.getMatchingIndexingMap(operand);
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (auto [i, group] :
+       llvm::enumerate(collapse.getReassociationIndices())) {
+    if (group.size() < 2)
+      continue;
+    auto dim = dyn_cast<AffineDimExpr>(map.getResult(i));
+    if (!dim || linalg::isReductionIterator(iterators[dim.getPosition()]))
+      return true;
+  }
+  return false;
 }
 
 /// A named contraction reading a transpose becomes a linalg.generic, the
@@ -152,7 +172,8 @@ struct FoldTransposeIntoContractionPass
           auto collapse =
               operand->get().getDefiningOp<tensor::CollapseShapeOp>();
           return isTensorContraction(operand->getOwner()) && collapse &&
-                 collapse.getSrc().getDefiningOp<linalg::TransposeOp>();
+                 collapse.getSrc().getDefiningOp<linalg::TransposeOp>() &&
+                 !expandsReduction(operand, collapse);
         });
     linalg::FillOp::getCanonicalizationPatterns(patterns, ctx);
     tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);

@@ -49,8 +49,13 @@ void mlir::dtensor::buildCPUPipeline(OpPassManager &pm,
   if (options.blas)
     pm.addPass(dtensor::createDTensorFoldTransposeIntoContraction());
   pm.addPass(createCanonicalizerPass());
-  if (options.vectorize)
-    pm.addPass(dtensor::createDTensorFuseElementwise());
+  if (options.vectorize) {
+    dtensor::DTensorFuseElementwiseOptions fuse;
+    fuse.recomputeMath = false;
+    pm.addPass(dtensor::createDTensorFuseElementwise(fuse));
+    // Softmax and layer norm: one loop over the rows, each row read once.
+    pm.addNestedPass<func::FuncOp>(dtensor::createDTensorFuseRows());
+  }
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
@@ -58,6 +63,8 @@ void mlir::dtensor::buildCPUPipeline(OpPassManager &pm,
   // Loop-carried tensors may be new buffers each iteration.
   bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // The row-sized buffers of fused row chains: allocated once, not per row.
+  pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
   // Free what the program allocates.
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());

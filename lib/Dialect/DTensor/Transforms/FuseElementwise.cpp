@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -49,7 +50,8 @@ bool shouldGeneralize(linalg::LinalgOp op) {
 /// neither side is a contraction, and the producer either has this one use
 /// or is small and only used by non-contraction linalg ops (so that it dies
 /// once fused everywhere, and recomputing it is cheap).
-bool shouldFuse(OpOperand *operand, unsigned maxRecomputeOps) {
+bool shouldFuse(OpOperand *operand, unsigned maxRecomputeOps,
+                bool recomputeMath) {
   Operation *producer = operand->get().getDefiningOp();
   Operation *consumer = operand->getOwner();
   if (!producer || isContractionLike(producer) || isContractionLike(consumer))
@@ -68,6 +70,15 @@ bool shouldFuse(OpOperand *operand, unsigned maxRecomputeOps) {
   auto generic = dyn_cast<linalg::GenericOp>(producer);
   if (!generic ||
       generic.getBody()->getOperations().size() > maxRecomputeOps + 1)
+    return false;
+  // A math function (exp, rsqrt, ...) costs tens of instructions per
+  // element: on a CPU computed once and stored (a softmax's exp(x - max),
+  // read by the sum and by the divide, stays a row in cache once rows are
+  // fused); a GPU recomputes it rather than store and reload it.
+  if (!recomputeMath &&
+      llvm::any_of(generic.getBody()->getOperations(), [](Operation &op) {
+        return isa_and_nonnull<math::MathDialect>(op.getDialect());
+      }))
     return false;
   return llvm::all_of(producer->getUsers(), [](Operation *user) {
     return isa<linalg::GenericOp>(user) && !isContractionLike(user);
@@ -92,9 +103,11 @@ struct FuseElementwisePass
     }
     RewritePatternSet patterns(&getContext());
     unsigned maxOps = maxRecomputeOps;
+    bool math = recomputeMath;
     linalg::populateElementwiseOpsFusionPatterns(
-        patterns,
-        [maxOps](OpOperand *operand) { return shouldFuse(operand, maxOps); });
+        patterns, [maxOps, math](OpOperand *operand) {
+          return shouldFuse(operand, maxOps, math);
+        });
     // `tensor.dim` of a fused producer's result would keep it alive: take
     // the dim from the producer's operands instead.
     memref::populateResolveRankedShapedTypeResultDimsPatterns(patterns);

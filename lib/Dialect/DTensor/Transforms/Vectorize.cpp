@@ -160,8 +160,42 @@ void populateReductionLoweringPatterns(RewritePatternSet &patterns) {
       patterns, vector::VectorMultiReductionLowering::InnerReduction);
 }
 
+/// `x / broadcast(s)` as `x * broadcast(1 / s)`: one division per
+/// broadcast scalar (a softmax's row sum, a norm's row statistic) instead of
+/// one per element; vector divisions are several times slower than
+/// multiplications. As PyTorch's softmax kernel, the result can differ from
+/// the division in the last bit.
+struct DivideByBroadcastAsMultiply : OpRewritePattern<arith::DivFOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::DivFOp op,
+                                PatternRewriter &rewriter) const override {
+    auto broadcast = op.getRhs().getDefiningOp<vector::BroadcastOp>();
+    if (!broadcast || !isa<VectorType>(op.getType()))
+      return rewriter.notifyMatchFailure(op, "divisor is not a broadcast");
+    Value scalar = broadcast.getSource();
+    auto scalarVector = dyn_cast<VectorType>(scalar.getType());
+    if (scalarVector && scalarVector.getNumElements() != 1)
+      return rewriter.notifyMatchFailure(op, "broadcast of a vector");
+    Type element = getElementTypeOrSelf(scalar.getType());
+    TypedAttr one = rewriter.getFloatAttr(element, 1.0);
+    if (scalarVector)
+      one = DenseElementsAttr::get(scalarVector, one);
+    Location loc = op.getLoc();
+    Value oneValue = arith::ConstantOp::create(rewriter, loc, one);
+    Value reciprocal = arith::DivFOp::create(rewriter, loc, oneValue, scalar,
+                                             op.getFastmathAttr());
+    Value spread = vector::BroadcastOp::create(rewriter, loc, op.getType(),
+                                               reciprocal);
+    rewriter.replaceOpWithNewOp<arith::MulFOp>(op, op.getLhs(), spread,
+                                               op.getFastmathAttr());
+    return success();
+  }
+};
+
 /// Second step: the n-D vector ops (all leading dims of size one) to 1-D
-/// ops, f32 math functions to polynomials. Broadcasts and shape casts are
+/// ops, f32 math functions to polynomials, divisions by a broadcast scalar
+/// as multiplications. Broadcasts and shape casts are
 /// left to convert-vector-to-llvm: their lowering patterns and the
 /// leading-unit-dim patterns undo each other.
 void populateVectorCleanupPatterns(RewritePatternSet &patterns) {
@@ -170,6 +204,7 @@ void populateVectorCleanupPatterns(RewritePatternSet &patterns) {
   vector::populateVectorTransferDropUnitDimsPatterns(patterns);
   vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
   populateMathPolynomialApproximationPatterns(patterns);
+  patterns.add<DivideByBroadcastAsMultiply>(patterns.getContext());
 }
 
 struct VectorizePass

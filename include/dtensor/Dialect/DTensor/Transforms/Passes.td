@@ -178,13 +178,17 @@ def DTensorDDPSplit : Pass<"dtensor-ddp-split", "::mlir::ModuleOp"> {
     `<func>_submod_<i>` (0 nearest the input); the original function becomes
     the sequence of calls. A function with a single bucket is left unchanged.
 
-    Bucketing (docs/semantics.md section 6): walk the ops in reverse program
-    order (the return is skipped); before adding an op, if the front bucket
+    Bucketing (docs/semantics.md section 6) works on nodes: a top-level op,
+    or a run of consecutive top-level ops whose locations are `NameLoc`s of
+    one name (the ops a front end lowered one source op to:
+    `dtensor_mlir.from_torch` names them after the torch-level call, as
+    DDPOptimizer's node is that call). Walk the nodes in reverse program
+    order (the return is skipped); before adding a node, if the front bucket
     is full (its bytes reach `bucket-cap-mb`, or `first-bucket-cap-mb` while
-    it is the only bucket) and one of its ops has a user outside it (a later
-    bucket or the return), start a new front bucket; then add the op and the
-    global byte size of each trainable parameter it uses directly (a
-    parameter used by two ops counts twice). Caps are `int(mb * 2^20)`
+    it is the only bucket) and one of its nodes has a user outside it (a
+    later bucket or the return), start a new front bucket; then add the node
+    and the global byte size of each trainable parameter it uses directly
+    (once per node; a parameter used by two nodes counts twice). Caps are `int(mb * 2^20)`
     bytes. At the end a front bucket without bytes joins the next one.
 
     Trainable parameters are function arguments with `dtensor.param`;
@@ -483,8 +487,9 @@ def DTensorFuseElementwise
     (`linalg::isaContractionOpInterface`), which stays a named op or a
     GEMM-shaped generic for the BLAS lowering. A producer with several
     users is fused (recomputed in each) only when all its users are
-    non-contraction generics and its body has at most
-    `max-recompute-ops` ops.
+    non-contraction generics, its body has at most `max-recompute-ops`
+    ops and, with `recompute-math=false` (the CPU pipeline's choice), no
+    `math` op (an exp costs more than storing and reloading its result).
 
     ```mlir
     %e = linalg.generic {...} ins(%x : tensor<?x128xf32>) ... { math.exp }
@@ -495,13 +500,62 @@ def DTensorFuseElementwise
   let options = [
     Option<"maxRecomputeOps", "max-recompute-ops", "unsigned", /*default=*/"16",
            "largest body (ops) of a multi-use producer that fusion "
-           "recomputes in each of its users">
+           "recomputes in each of its users">,
+    Option<"recomputeMath", "recompute-math", "bool", /*default=*/"true",
+           "recompute a multi-use producer with a math op (exp, ...) in "
+           "its users">
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
   let statistics = [
     Statistic<"numGeneralized", "num-generalized",
               "Number of named elementwise ops generalized">
+  ];
+}
+
+def DTensorFuseRows : Pass<"dtensor-fuse-rows", "::mlir::func::FuncOp"> {
+  let summary = "fuse row reductions and their row-wise consumers into one "
+                "loop over the rows";
+  let description = [{
+    Finds chains of linalg ops on tensors that work row by row: ops whose
+    loops are the same `n` parallel row loops followed by at most one
+    innermost loop (a reduction along the row, e.g. the max and the sum of a
+    softmax or the mean and variance of a layer norm, or an elementwise op),
+    each producer read row-indexed (its operand maps start with the row
+    loops `d0, ..., d(n-1)`) and only by ops of the chain. The last op of a
+    chain that contains a reduction is tiled with `scf.for` loops to one row
+    per iteration and the whole chain is fused into those loops
+    (`scf::tileConsumerAndFuseProducersUsingSCF`): each row is read from
+    memory once, the later sweeps over it (the normalising divide of a
+    softmax, the centring of a layer norm) read it from the cache, and the
+    row-sized intermediates (`exp(x - max)` of a softmax) are row-sized
+    tensors (slices of `tensor.empty` folded) that bufferize to one small
+    buffer each. A producer fused through several slices is computed once
+    (CSE). Contractions, convolutions and ops with other users are not
+    fused; chains without a reduction are left to elementwise fusion.
+    First, the unit dims of the linalg ops but contractions and
+    convolutions are dropped (upstream's `populateFoldUnitExtentDimsPatterns`):
+    torch-mlir's keepdim statistics (`[B, H, S, 1]`, written through a
+    constant index, which tiling cannot take) become row reductions.
+
+    ```mlir
+    %m = linalg.generic {iterator_types = ["parallel", "reduction"]} // max
+    %e = linalg.generic {iterator_types = ["parallel", "parallel"]}  // exp(x - m)
+    %s = linalg.generic {iterator_types = ["parallel", "reduction"]} // sum
+    %y = linalg.generic {iterator_types = ["parallel", "parallel"]}  // e / s
+    // becomes
+    %y = scf.for %i = %c0 to %rows step %c1 iter_args(%o = %init) {
+      // the four ops on row %i (tensor<1x128xf32>, tensor<1xf32>)
+      %r = tensor.insert_slice ... into %o[%i, 0] [1, 128] [1, 1]
+      scf.yield %r
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numFused", "num-fused", "Number of row chains fused">
   ];
 }
 
