@@ -78,6 +78,11 @@ std::unique_ptr<llvm::TargetMachine> hostTargetMachine() {
 }
 } // namespace
 
+std::string dtensor_run::cpuLowering(const Options &options) {
+  return std::string("dtensor-cpu-pipeline{partition=false vectorize=") +
+         (options.vectorize ? "true" : "false") + "}";
+}
+
 std::unique_ptr<ExecutionEngine>
 dtensor_run::compileModule(ModuleOp module, StringRef entry, bool partition,
                            const Options &runOptions, StringRef lowering) {
@@ -101,12 +106,10 @@ dtensor_run::compileModule(ModuleOp module, StringRef entry, bool partition,
   PassManager pm(module.getContext());
   // The CPU pipeline unless a lowering is given (the GPU pipeline) or
   // requested for testing (--lowering).
-  std::string pipeline =
-      !lowering.empty() ? lowering.str()
-      : runOptions.lowering != kCPULowering
-          ? runOptions.lowering
-          : std::string("dtensor-cpu-pipeline{partition=false vectorize=") +
-                (runOptions.vectorize ? "true" : "false") + "}";
+  std::string pipeline = !lowering.empty() ? lowering.str()
+                         : runOptions.lowering != kCPULowering
+                             ? runOptions.lowering
+                             : cpuLowering(runOptions);
   if (failed(parsePassPipeline(pipeline, pm)))
     fail("cannot build the lowering pipeline '" + pipeline + "'");
   if (failed(pm.run(module)))

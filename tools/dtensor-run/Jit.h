@@ -27,6 +27,11 @@ void stripToOneDevice(mlir::ModuleOp module);
 inline constexpr llvm::StringLiteral kCPULowering =
     "dtensor-cpu-pipeline{partition=false}";
 
+/// The CPU pipeline as compileModule runs it for `options` (vectorized
+/// unless `options.vectorize` is false): the lowering of every one-rank
+/// reference, whatever `options.lowering` is.
+std::string cpuLowering(const Options &options);
+
 /// Lowers `module` (partitioned first with `options.strategy` when
 /// `partition`, with async collectives unless `options.syncCollectives`)
 /// with `lowering`, else `options.lowering` when it is not the default,

@@ -201,13 +201,15 @@ std::vector<HostArray> trainOnOneRank(ModuleOp module, const Options &options,
                                       const ProgramInfo &info) {
   OwningOpRef<ModuleOp> single = module.clone();
   stripToOneDevice(*single);
+  // The CPU pipeline's, whatever --lowering is (see checkAgainstOneRank).
   std::unique_ptr<ExecutionEngine> ref =
-      compileModule(*single, info.entryName, /*partition=*/false, options);
+      compileModule(*single, info.entryName, /*partition=*/false, options,
+                    cpuLowering(options));
   std::vector<HostArray> args = globalInputs(options, info);
   initState(options, info.entry, args);
   std::vector<HostArray> out =
       trainSteps(*ref, info, options.steps, args, /*onDevice=*/false,
-                 ownsResults(options), [](int, const HostArray &) {});
+                 /*ownsResults=*/true, [](int, const HostArray &) {});
   for (unsigned a : fedBackArgs(info.entry))
     out.push_back(args[a]);
   return out;

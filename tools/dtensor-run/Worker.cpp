@@ -197,13 +197,16 @@ bool checkAgainstOneRank(ModuleOp module, const Options &options,
   OwningOpRef<ModuleOp> single = module.clone();
   stripToOneDevice(*single);
   StringRef entry = info.entryName;
-  std::unique_ptr<ExecutionEngine> ref =
-      compileModule(*single, entry, /*partition=*/false, options);
+  // The reference is always the CPU pipeline's, also under --lowering (the
+  // GPU pipeline's CPU oracle): a lowering checked against itself would
+  // pass whatever its tiling or fusion computes.
+  std::unique_ptr<ExecutionEngine> ref = compileModule(
+      *single, entry, /*partition=*/false, options, cpuLowering(options));
   std::vector<HostArray> globals = globalInputs(options, info);
   double seconds;
   std::vector<HostArray> expected =
       callEntry(*ref, entry, globals, info.resultLayouts(), 1, seconds,
-                ownsResults(options));
+                /*ownsResults=*/true);
   CompareResult cmp =
       compareOutputs(results, expected, options.rtol, options.atol);
   llvm::outs() << formatCheckReport(cmp);
