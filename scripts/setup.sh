@@ -7,7 +7,7 @@ BUILD_DIR=${1:-build}
 
 PACKAGES=(cmake ninja-build ccache g++ python3 llvm-22-dev libmlir-22-dev mlir-22-tools
           llvm-22-tools libgtest-dev libopenblas-dev zlib1g-dev libzstd-dev openmpi-bin libopenmpi-dev
-          coinor-libcbc-dev pkg-config)
+          coinor-libcbc-dev pkg-config libomp-22-dev)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

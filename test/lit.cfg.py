@@ -40,6 +40,9 @@ if shutil.which("mlir-opt-22") or os.path.exists(os.path.join(config.llvm_tools_
 # The runtime (runtime/): its test driver under mpirun, and the shared library.
 config.substitutions.append(("%dtrt_test", os.path.join(config.dtensor_tools_dir, "dtrt_test")))
 config.substitutions.append(("%dtrt_lib", os.path.join(config.dtensor_obj_root, "lib", "libdtrt.so")))
+# dtensor-run --threads runs the generated loops on OpenMP threads (libomp).
+if config.dtensor_libomp and not config.dtensor_libomp.endswith("NOTFOUND"):
+    config.available_features.add("libomp")
 if config.mpirun:
     config.available_features.add("mpi")
     mpirun = config.mpirun

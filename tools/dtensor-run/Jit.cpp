@@ -17,6 +17,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <dlfcn.h>
 #include <malloc.h>
 
@@ -78,9 +79,19 @@ std::unique_ptr<llvm::TargetMachine> hostTargetMachine() {
 }
 } // namespace
 
-std::string dtensor_run::cpuLowering(const Options &options) {
+int64_t dtensor_run::loopThreads(const Options &options) {
+#ifdef DTENSOR_LIBOMP
+  return options.threads;
+#else
+  return 1;
+#endif
+}
+
+std::string dtensor_run::cpuLowering(const Options &options,
+                                     int64_t threads) {
   return std::string("dtensor-cpu-pipeline{partition=false vectorize=") +
-         (options.vectorize ? "true" : "false") + "}";
+         (options.vectorize ? "true" : "false") +
+         " threads=" + std::to_string(threads) + "}";
 }
 
 std::unique_ptr<ExecutionEngine>
@@ -109,16 +120,26 @@ dtensor_run::compileModule(ModuleOp module, StringRef entry, bool partition,
   std::string pipeline = !lowering.empty() ? lowering.str()
                          : runOptions.lowering != kCPULowering
                              ? runOptions.lowering
-                             : cpuLowering(runOptions);
+                             : cpuLowering(runOptions, loopThreads(runOptions));
   if (failed(parsePassPipeline(pipeline, pm)))
     fail("cannot build the lowering pipeline '" + pipeline + "'");
   if (failed(pm.run(module)))
     fail("lowering to LLVM failed (see the errors above)");
   std::unique_ptr<llvm::TargetMachine> tm = hostTargetMachine();
   ExecutionEngineOptions options;
-  options.transformer = makeOptimizingTransformer(2, 0, tm.get());
+  // `transformer` is a function_ref: the function must outlive create().
+  std::function<llvm::Error(llvm::Module *)> optimize =
+      makeOptimizingTransformer(2, 0, tm.get());
+  options.transformer = optimize;
   static std::string runnerUtils = DTENSOR_C_RUNNER_UTILS;
-  static llvm::SmallVector<StringRef> libs{runnerUtils};
+  llvm::SmallVector<StringRef> libs{runnerUtils};
+#ifdef DTENSOR_LIBOMP
+  // The OpenMP runtime of threaded loops (threads=T of the CPU pipeline, in
+  // the default lowering or a --lowering); it starts no thread until a
+  // parallel loop runs.
+  static std::string libomp = DTENSOR_LIBOMP;
+  libs.push_back(libomp);
+#endif
   options.sharedLibPaths = libs;
   auto engine = ExecutionEngine::create(module, options, std::move(tm));
   if (!engine)

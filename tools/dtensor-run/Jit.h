@@ -27,15 +27,20 @@ void stripToOneDevice(mlir::ModuleOp module);
 inline constexpr llvm::StringLiteral kCPULowering =
     "dtensor-cpu-pipeline{partition=false}";
 
-/// The CPU pipeline as compileModule runs it for `options` (vectorized
-/// unless `options.vectorize` is false): the lowering of every one-rank
-/// reference, whatever `options.lowering` is.
-std::string cpuLowering(const Options &options);
+/// The CPU pipeline for `options` (vectorized unless `options.vectorize` is
+/// false) with `threads` threads for the generated loops. With one thread:
+/// the lowering of every one-rank reference, whatever `options.lowering` is.
+std::string cpuLowering(const Options &options, int64_t threads = 1);
+
+/// Threads for the generated loops: `options.threads` when dtensor-run was
+/// built with an OpenMP runtime to load (libomp), else 1 (the BLAS still
+/// gets `options.threads`).
+int64_t loopThreads(const Options &options);
 
 /// Lowers `module` (partitioned first with `options.strategy` when
 /// `partition`, with async collectives unless `options.syncCollectives`)
 /// with `lowering`, else `options.lowering` when it is not the default,
-/// else the CPU pipeline (vectorized unless `options.vectorize` is false),
+/// else the CPU pipeline (cpuLowering with loopThreads threads),
 /// and JIT-compiles it for the host CPU's features; sets the BLAS threads to
 /// `options.threads`. Exits with an error when any step fails.
 std::unique_ptr<mlir::ExecutionEngine>

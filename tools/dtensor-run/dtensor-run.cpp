@@ -83,7 +83,7 @@ static cl::opt<int> iterations("iters", cl::desc("timed runs per rank"),
 // already register a command-line option named "threads" in this process.
 static cl::extrahelp threadsHelp(
     "  --threads=<int>  compute threads per rank: the BLAS threads of the "
-    "GEMM calls (default 1)\n");
+    "GEMM calls and the OpenMP threads of the generated loops (default 1)\n");
 static cl::opt<bool>
     vectorize("vectorize",
               cl::desc("fuse and vectorize the generated loops (the CPU "

@@ -6,6 +6,7 @@
 #include "dtensor/Support/ShardingMath.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -247,6 +248,12 @@ LogicalResult DTensorDialect::verifyOperationAttribute(Operation *op,
     if (!isa<StringAttr>(attr.getValue()))
       return op->emitOpError()
              << "'" << name << "' must be a string, got " << attr.getValue();
+    return success();
+  }
+  if (name == kParallelLoopAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()) || !isa<LoopLikeOpInterface>(op))
+      return op->emitOpError()
+             << "'" << name << "' must be a unit attribute on a loop";
     return success();
   }
   if (name != kSpecsAttrName)

@@ -63,7 +63,16 @@ void mlir::dtensor::buildCPUPipeline(OpPassManager &pm,
   // Loop-carried tensors may be new buffers each iteration.
   bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  // The row-sized buffers of fused row chains: allocated once, not per row.
+  dtensor::DTensorParallelizeLoopsOptions parallelize;
+  parallelize.threads = options.threads;
+  if (options.threads > 1) {
+    // The fused row loops, without loop-carried buffers, in chunks per thread.
+    pm.addPass(createCanonicalizerPass());
+    pm.addNestedPass<func::FuncOp>(
+        dtensor::createDTensorParallelizeLoops(parallelize));
+  }
+  // The row-sized buffers of fused row chains: allocated once, not per row
+  // (per chunk, so per thread, with threads).
   pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
   // Free what the program allocates.
   bufferization::buildBufferDeallocationPipeline(pm);
@@ -76,6 +85,10 @@ void mlir::dtensor::buildCPUPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(dtensor::createDTensorVectorize(vectorize));
     // Transfers of rank > 1 the patterns did not flatten.
     pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass());
+    // The vectorized loops over a parallel outermost dim.
+    if (options.threads > 1)
+      pm.addNestedPass<func::FuncOp>(
+          dtensor::createDTensorParallelizeLoops(parallelize));
   }
   // What is not vectorized (contractions off BLAS, i1 ops) becomes loops.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
@@ -83,7 +96,14 @@ void mlir::dtensor::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createLowerAffinePass());
   // Integer powers as outlined loops (scf, lowered next).
   pm.addPass(createConvertMathToFuncs());
-  pm.addPass(createSCFToControlFlowPass());
+  bool threaded = options.threads > 1;
+  if (threaded) {
+    ConvertSCFToOpenMPPassOptions openmp;
+    openmp.numThreads = options.threads;
+    pm.addPass(createConvertSCFToOpenMPPass(openmp));
+  } else {
+    pm.addPass(createSCFToControlFlowPass());
+  }
   // f16/bf16 math through f32: libm has only f32 and f64 functions.
   pm.addNestedPass<func::FuncOp>(math::createMathExtendToSupportedTypes());
   // LLVM intrinsics first (absi, ctlz, isnan, copysign, fpowi, ...), libm
@@ -99,6 +119,12 @@ void mlir::dtensor::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  if (threaded) {
+    // The loops of each chunk after the memref lowering has inlined the
+    // chunk's `memref.alloca_scope` (a single-block region).
+    pm.addPass(createSCFToControlFlowPass());
+    pm.addPass(createConvertOpenMPToLLVMPass());
+  }
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());

@@ -147,6 +147,10 @@ FailureOr<Operation *> fuseChain(RewriterBase &rewriter, linalg::LinalgOp root,
   for (Operation *op : llvm::reverse(chain.getArrayRef().drop_front()))
     if (op->use_empty())
       rewriter.eraseOp(op);
+  // Every row is independent: the row loops may run on several threads.
+  for (LoopLikeOpInterface loop : fused->loops)
+    loop->setAttr(dtensor::DTensorDialect::kParallelLoopAttrName,
+                  rewriter.getUnitAttr());
   // No loop when every row dim has one element.
   if (fused->loops.empty())
     return static_cast<Operation *>(nullptr);

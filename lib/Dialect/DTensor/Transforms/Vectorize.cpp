@@ -106,6 +106,24 @@ TilePlan planTiles(linalg::LinalgOp op, int64_t vectorSize,
   return plan;
 }
 
+/// Whether the iterations of the outermost loop that tiling `op` by `plan`
+/// makes are independent: its dim is parallel and indexes every output, so
+/// each iteration writes its own slice of them.
+bool isIndependentLoop(linalg::LinalgOp op, const TilePlan &plan) {
+  const int64_t *first = llvm::find_if(
+      plan.tileSizes, [](int64_t size) { return size != 0; });
+  if (first == plan.tileSizes.end())
+    return false;
+  unsigned dim = first - plan.tileSizes.begin();
+  if (!linalg::isParallelIterator(op.getIteratorTypesArray()[dim]))
+    return false;
+  AffineExpr loop = getAffineDimExpr(dim, op.getContext());
+  return llvm::all_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
+    return llvm::is_contained(op.getMatchingIndexingMap(&init).getResults(),
+                              loop);
+  });
+}
+
 /// Tiles `op` by `plan` with scf.for loops; returns the tiled op (`op`
 /// itself when no loop is tiled).
 FailureOr<Operation *> tile(RewriterBase &rewriter, linalg::LinalgOp op,
@@ -122,6 +140,9 @@ FailureOr<Operation *> tile(RewriterBase &rewriter, linalg::LinalgOp op,
                         options);
   if (failed(tiled) || tiled->tiledOps.size() != 1)
     return failure();
+  if (isIndependentLoop(op, plan))
+    tiled->loops.front()->setAttr(dtensor::DTensorDialect::kParallelLoopAttrName,
+                                  rewriter.getUnitAttr());
   rewriter.eraseOp(op);
   return tiled->tiledOps.front();
 }

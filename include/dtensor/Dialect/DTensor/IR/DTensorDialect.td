@@ -39,6 +39,11 @@ def DTensor_Dialect : Dialect {
     /// Attribute name of an optimizer state argument of a training step
     /// (`"<param>.exp_avg"`, `"<param>.exp_avg_sq"`, `"step"` for AdamW).
     static constexpr ::llvm::StringLiteral kStateAttrName = "dtensor.state";
+    /// Unit attribute on a loop whose iterations are independent (each
+    /// writes data no other reads or writes): dtensor-parallelize-loops may
+    /// run them on several threads.
+    static constexpr ::llvm::StringLiteral kParallelLoopAttrName =
+        "dtensor.parallel_loop";
 
   private:
     void registerAttributes();

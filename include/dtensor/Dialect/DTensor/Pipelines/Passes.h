@@ -38,6 +38,13 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       *this, "vector-size",
       llvm::cl::desc("elements per vector along the innermost loop"),
       llvm::cl::init(32)};
+  PassOptions::Option<int64_t> threads{
+      *this, "threads",
+      llvm::cl::desc("threads for the generated loops (above 1: the row and "
+                     "elementwise loops marked parallel run as OpenMP "
+                     "threads; the program must then be linked with an "
+                     "OpenMP runtime, e.g. libomp)"),
+      llvm::cl::init(1)};
 };
 
 /// Adds the CPU pipeline to `pm`: partition (optional), a check that names

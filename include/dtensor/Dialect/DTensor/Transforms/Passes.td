@@ -559,6 +559,49 @@ def DTensorFuseRows : Pass<"dtensor-fuse-rows", "::mlir::func::FuncOp"> {
   ];
 }
 
+def DTensorParallelizeLoops
+    : Pass<"dtensor-parallelize-loops", "::mlir::func::FuncOp"> {
+  let summary = "split the loops marked dtensor.parallel_loop into chunks "
+                "run by parallel threads";
+  let description = [{
+    The passes that build loops over independent iterations mark them with
+    the unit attribute `dtensor.parallel_loop` (`dtensor-fuse-rows`: the
+    row loop of a fused row chain; `dtensor-vectorize`: the loop over the
+    outermost dim of an op when it is parallel and indexes every output).
+    Each iteration of such a loop writes data no other iteration reads or
+    writes. With `threads` = T > 1, this pass rewrites every outermost
+    marked `scf.for` without loop-carried values into an `scf.parallel` over
+    T chunks (`convert-scf-to-openmp` makes it T threads), each an `scf.for`
+    over a contiguous range of the original iterations:
+
+    ```mlir
+    scf.for %i = %lb to %ub step %s { body } {dtensor.parallel_loop}
+    // becomes, with n = ceildiv(%ub - %lb, %s) and c = ceildiv(n, T):
+    scf.parallel (%t) = (0) to (T) step (1) {
+      scf.for %i = %lb + %t * c * %s to min(%ub, %lb + (%t + 1) * c * %s)
+          step %s { body }
+    }
+    ```
+
+    The inner loop keeps the body, so `buffer-loop-hoisting` run after this
+    pass hoists the body's allocations to the chunk: one buffer per thread,
+    never shared (it does not hoist across `scf.parallel`). Marked loops
+    inside a marked or an `scf.parallel` loop stay serial (one level of
+    threads); the marks are removed. With T = 1
+    only the marks are removed.
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"1",
+           "threads (chunks) per parallelized loop">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+  let statistics = [
+    Statistic<"numParallelized", "num-parallelized",
+              "loops split into parallel chunks">
+  ];
+}
+
 def DTensorVectorize : Pass<"dtensor-vectorize", "::mlir::func::FuncOp"> {
   let summary = "tile and vectorize linalg ops on buffers for the CPU";
   let description = [{
