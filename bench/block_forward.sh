@@ -46,6 +46,8 @@
 #   DTENSOR_RUN (default <repo>/build/bin/dtensor-run)   PYTHON (default python3)
 #   NPS (default "1 2 4")   ITERS (default 3)   CHECK (default 1; 0 skips --check)
 #   TORCH_MLIR (default 1; 0 skips the torch-mlir Block)
+#   RUN_FLAGS (default none): extra dtensor-run flags, e.g. --vectorize=false
+#     (the scalar loops of the pipeline before vectorization) or --threads 2
 #   BATCH SEQ DIM HEADS HIDDEN (defaults 32 128 512 8 2048)
 #   OUT (default <repo>/bench/out, gitignored; programs + logs go there)
 # The table is also written to $OUT/block_forward.txt.
@@ -119,7 +121,7 @@ for n in $NPS; do
   [[ $CHECK == 1 ]] && check_flag=(--check)
   echo "block_forward.sh: dtensor-run $n rank(s) ..." >&2
   rc=0
-  "$DTENSOR_RUN" "$prog" --np "$n" --iters "$ITERS" "${check_flag[@]}" >"$log" 2>&1 || rc=$?
+  "$DTENSOR_RUN" "$prog" --np "$n" --iters "$ITERS" "${check_flag[@]}" ${RUN_FLAGS:-} >"$log" 2>&1 || rc=$?
   read -r m_max _ < <(rank_times "$log")
   m_check=$(awk '/^check: / {print $2; exit}' "$log")
   [[ $rc -eq 0 ]] || { m_check="exit $rc"; echo "block_forward.sh: dtensor-run failed, see $log" >&2; tail -n 5 "$log" >&2; }
@@ -135,7 +137,7 @@ for n in $NPS; do
       check_flag=()
       [[ $CHECK == 1 ]] && check_flag=(--check)
       rc=0
-      "$DTENSOR_RUN" "$fprog" --np "$n" --iters "$ITERS" "${check_flag[@]}" >>"$flog" 2>&1 || rc=$?
+      "$DTENSOR_RUN" "$fprog" --np "$n" --iters "$ITERS" "${check_flag[@]}" ${RUN_FLAGS:-} >>"$flog" 2>&1 || rc=$?
       read -r f_max _ < <(rank_times "$flog")
       f_check=$(awk '/^check: / {print $2; exit}' "$flog")
       [[ $rc -eq 0 ]] || { f_check="exit $rc"; echo "block_forward.sh: dtensor-run failed, see $flog" >&2; tail -n 5 "$flog" >&2; }

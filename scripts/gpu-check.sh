@@ -23,10 +23,18 @@
 #      bf16 against PyTorch eager and torch.compile on the same GPU
 #      (bench/block_torch_gpu.py); the GEMMs of dtrt_cublaslt_matmul against
 #      cublasGemmEx (dtrt_gemm_bench); a generated elementwise kernel
-#      (y = 2x + 1 on 8192 x 8192 f32) against the HBM bandwidth $HBM_TBS TB/s.
+#      (y = 2x + 1 on 8192 x 8192 f32) against the HBM bandwidth $HBM_TBS TB/s;
+#      last (the first row a tight budget drops), the MLP's SGD training step
+#      (mlp_loss on one device, the step of step 4: @mlp_loss_train_step,
+#      generated once by dtensor-opt --dtensor-autodiff and timed with
+#      dtensor-run --backend cuda --np 1 --iters $ITERS --entry
+#      mlp_loss_train_step, since --steps prints losses, not times, and takes
+#      no --iters) against the same step in PyTorch eager on the same GPU
+#      (bench/mlp_step_torch_gpu.py: forward, autograd, in-place SGD update).
 #   6. Prints the table (also $OUT/gpu-check.txt) with the targets of the
 #      issue: Block bf16 >= 1.0x PyTorch eager, GEMMs >= 90% of cuBLAS,
-#      elementwise >= 70% of HBM bandwidth.
+#      elementwise >= 70% of HBM bandwidth; the Block f32 and training-step
+#      rows are INFO (no target).
 # Every step has a timeout (T_* below), cut to what is left of the budget
 # BUDGET_S (480 s: the device allowance is 15 minutes, machine start
 # included); a step with under 10 s left is a SKIP row. A failing step is a
@@ -48,7 +56,7 @@
 #   BUDGET_S (default 480)
 #   PROGRAMS (default all): the programs --dry-run compiles, a regex on
 #   their names (mlp1 mlp1_bf16 block_small_f32 block_small_bf16 mlp_loss1
-#   block_f32 block_bf16 ew)
+#   block_f32 block_bf16 ew mlp_step1)
 
 set -uo pipefail
 
@@ -84,6 +92,8 @@ T_TIME=90      # each of 2 Block forward timings (ours)
 T_TORCH=120    # each of 2 PyTorch eager + torch.compile timings
 T_GEMM=60      # dtrt_gemm_bench
 T_EW=60        # the elementwise kernel
+T_STEP=60      # the training step timing (ours)
+T_TORCH_STEP=60  # the PyTorch eager training step
 RESERVE_S=10   # kept for the table
 
 # budget T: T, cut to what is left of the budget (0: no time left).
@@ -218,6 +228,10 @@ one_device "$ROOT/examples/mlp_bf16.mlir" > "$OUT/mlp1_bf16.mlir"
 gen_block --batch "$CHECK_BATCH" -o "$OUT/block_small_f32.mlir"
 sed 's/f32/bf16/g' "$OUT/block_small_f32.mlir" > "$OUT/block_small_bf16.mlir"
 one_device "$ROOT/examples/mlp_loss.mlir" > "$OUT/mlp_loss1.mlir"
+# The training step of mlp_loss1, as dtensor-run --steps generates it (sgd,
+# its default lr 0.01), for the step timing (--entry mlp_loss_train_step).
+"$BUILD/bin/dtensor-opt" --dtensor-autodiff="functions=mlp_loss optimizer=sgd" \
+  "$OUT/mlp_loss1.mlir" -o "$OUT/mlp_step1.mlir" >> "$LOG" 2>&1 || rm -f "$OUT/mlp_step1.mlir"
 gen_block -o "$OUT/block_f32.mlir"
 sed 's/f32/bf16/g' "$OUT/block_f32.mlir" > "$OUT/block_bf16.mlir"
 cat > "$OUT/ew.mlir" <<'MLIR'
@@ -242,7 +256,7 @@ MLIR
 # it (partition=false; the training step after dtensor-autodiff{sgd}), to
 # sm_90a cubins (ptxas) embedded in the host module.
 if (( DRY_RUN )); then
-  for name in mlp1 mlp1_bf16 block_small_f32 block_small_bf16 mlp_loss1 block_f32 block_bf16 ew; do
+  for name in mlp1 mlp1_bf16 block_small_f32 block_small_bf16 mlp_loss1 block_f32 block_bf16 ew mlp_step1; do
     grep -qE "$PROGRAMS" <<< "$name" || continue
     pre=()
     [[ "$name" == mlp_loss1 ]] && pre=(--dtensor-autodiff="functions=mlp_loss optimizer=sgd")
@@ -349,8 +363,33 @@ if gpu_step "time: elementwise (>= 0.70 HBM)" "$T_EW" "$RUN" --backend cuda --np
   fi
 fi
 
+# The training step (mlp_step1: the step the check row trains, one device):
+# ours, then the same step in PyTorch eager.
+STEP_NAME="time: training step (mlp_loss, SGD)"
+STEP_ARGS=(--entry mlp_loss_train_step "$OUT/mlp_step1.mlir")
+TORCH_STEP=("$PYTHON" "$ROOT/bench/mlp_step_torch_gpu.py" --iters "$ITERS")
+if [[ ! -s "$OUT/mlp_step1.mlir" ]]; then
+  row "$STEP_NAME" FAIL "dtensor-opt --dtensor-autodiff on mlp_loss1 failed (see $LOG)"
+elif gpu_step "$STEP_NAME" "$T_STEP" "$RUN" --backend cuda --np 1 --iters "$ITERS" "${STEP_ARGS[@]}"; then
+  log "time: training step"
+  ours="$(best_ms "${STEP_ARGS[@]}")"
+  torch=""
+  TO="$(budget "$T_TORCH_STEP")"
+  (( TO > 0 )) && torch="$(timeout "$TO" "${TORCH_STEP[@]}" 2>> "$LOG" | tee -a "$LOG")"
+  eager="$(sed -n 's/.*eager_ms=\([0-9.]*\).*/\1/p' <<< "$torch")"
+  detail="dtensor ${ours:-n/a} ms, eager ${eager:-n/a} ms, vs eager $(ratio "$eager" "$ours")x"
+  if [[ -z "$ours" ]]; then
+    row "$STEP_NAME" FAIL "$detail"
+  else
+    row "$STEP_NAME" INFO "$detail"
+  fi
+fi
+if (( DRY_RUN )); then
+  row "time: PyTorch eager step" SKIP "needs a GPU: timeout $T_TORCH_STEP ${TORCH_STEP[*]}"
+fi
+
 # --- 6. the table -----------------------------------------------------------
-WORST=$(( T_RUNTIME + T_NCCL + T_LIT + 5 * T_CHECK + 2 * (T_TIME + T_TORCH) + T_GEMM + T_EW ))
+WORST=$(( T_RUNTIME + T_NCCL + T_LIT + 5 * T_CHECK + 2 * (T_TIME + T_TORCH) + T_GEMM + T_EW + T_STEP + T_TORCH_STEP ))
 {
   echo
   echo "gpu-check: $(head -1 <<< "$GPUS") ($(elapsed) s)"
