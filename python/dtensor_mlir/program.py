@@ -289,7 +289,7 @@ class Program:
 
     # -- running ------------------------------------------------------------
     def run(self, np=None, inputs=None, check=True, strategy="global", seed=None,
-            rtol=None, atol=None, timeout=None, trace=None, iters=None):
+            rtol=None, atol=None, timeout=None, trace=None, iters=None, threads=None):
         """Runs the entry on `np` MPI ranks through dtensor-run and returns the
         global outputs as numpy arrays (a RunResult; `.check` is the result
         of comparing them with the program on one rank when check=True).
@@ -298,10 +298,15 @@ class Program:
         takes its shard), {name: array} (see inputs()), "random", or None for the front end's example
         inputs (random when there are none). A failed check returns the
         outputs with `.check.passed` False; any other failure raises
-        RunError with what dtensor-run printed."""
+        RunError with what dtensor-run printed. `threads`: compute threads
+        per rank (dtensor-run --threads: BLAS threads and OpenMP threads for
+        the generated loops; default 1)."""
         import numpy
 
         _check_choice("strategy", strategy, STRATEGIES)
+        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
+                                    or threads < 1):
+            raise ValueError(f"threads must be a positive integer, got {threads!r}")
         if inputs is None:
             inputs = self.example_inputs if self.example_inputs is not None else "random"
         elif isinstance(inputs, dict):
@@ -330,7 +335,8 @@ class Program:
             out_dir = os.path.join(tmp, "out")
             cmd.append(f"--out={out_dir}")
             for flag, value in (("--seed", seed), ("--rtol", rtol), ("--atol", atol),
-                                ("--timeout", timeout), ("--trace", trace), ("--iters", iters)):
+                                ("--timeout", timeout), ("--trace", trace), ("--iters", iters),
+                                ("--threads", threads)):
                 if value is not None:
                     cmd.append(f"{flag}={value}")
             if check:

@@ -110,6 +110,20 @@ def test_run_on_4_ranks_matches_numpy(mlp):
     np.testing.assert_allclose(out[0], ref, rtol=1e-4, atol=1e-4)
 
 
+def test_run_with_threads_matches_one_thread(mlp):
+    # Two BLAS and two OpenMP threads per rank: the outputs of one thread.
+    rng = np.random.default_rng(2)
+    args = [rng.standard_normal((32, 512), dtype=np.float32),
+            rng.standard_normal((512, 2048), dtype=np.float32) / np.float32(512 ** 0.5),
+            rng.standard_normal((2048, 512), dtype=np.float32) / np.float32(2048 ** 0.5)]
+    one = mlp.run(np=4, inputs=args, check=False)
+    two = mlp.run(np=4, inputs=args, check=True, threads=2)
+    assert two.check.passed, two.output
+    np.testing.assert_allclose(two[0], one[0], rtol=1e-5, atol=1e-5)
+    with pytest.raises(ValueError, match="threads must be a positive integer"):
+        mlp.run(np=4, inputs=args, threads=0)
+
+
 def test_failed_check_is_on_the_result(mlp):
     # Tolerances of zero: the 4-rank sum differs from one rank's in the last bits.
     rng = np.random.default_rng(1)
