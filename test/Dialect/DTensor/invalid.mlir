@@ -881,3 +881,23 @@ func.func @strided_split_factor_not_dividing(%x: tensor<8x512xf32>) {
   %0 = dtensor.redistribute %x to <@w, [_S(0, 3), R]> : tensor<8x512xf32>
   return
 }
+
+// -----
+
+// `dtensor.parallel_loop` marks a loop of independent iterations.
+func.func @parallel_loop_not_unit(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'scf.for' op 'dtensor.parallel_loop' must be a unit attribute on a loop}}
+  scf.for %i = %c0 to %n step %c1 {
+  } {dtensor.parallel_loop = 2 : i64}
+  return
+}
+
+// -----
+
+func.func @parallel_loop_not_a_loop() {
+  // expected-error @+1 {{'arith.constant' op 'dtensor.parallel_loop' must be a unit attribute on a loop}}
+  %c0 = arith.constant {dtensor.parallel_loop} 0 : index
+  return
+}

@@ -11,7 +11,6 @@
 #include "dtensor/Dialect/DTensor/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/IRMapping.h"
 
 namespace mlir {
 namespace dtensor {
