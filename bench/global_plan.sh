@@ -1,27 +1,31 @@
 #!/usr/bin/env bash
 # Whole-function planning benchmark: the time of
 #   dtensor-opt --dtensor-fake-propagate=strategy=pytorch   (op by op, PyTorch parity)
-#   dtensor-opt --dtensor-fake-propagate=strategy=global    (whole-function plan)
+#   dtensor-opt --dtensor-fake-propagate=strategy=global    (whole-function plan,
+#                                                            solved exactly)
 # and the communication cost of both plans, on
 #   * N-layer Megatron MLP stacks (bench/gen_mlp.py --flavor dtensor --layers N),
 #   * stacks of N tensor-parallel RFC Blocks (bench/gen_block_stack.py --blocks N,
 #     examples/block_tp.mlir chained N times).
-# The headline sizes are the 1000-layer MLP and the 100-block stack; the
+# The headline sizes are the 20 000-layer MLP and the 200-block stack; the
 # others show how the time grows.
 #
 # Columns
 #   pytorch pass s / global pass s: wall time of the DTensorFakePropagate pass
 #     alone, from --mlir-timing, output to /dev/null, best (minimum) of $REPEATS.
-#   ratio: global / pytorch pass time (target: within 3x).
+#   ratio: global / pytorch pass time (target: within 1.2x on the
+#     20 000-layer MLP).
 #   pytorch cost us / global cost us: totals.pytorch_comm_cost_us and
 #     totals.comm_cost_us of --dtensor-fake-report="format=json ... compare-pytorch=1"
 #     (the global plan never costs more).
+#   exact: functions whose plan is proven optimal / functions planned
+#     (`planner.proven_optimal` of the report).
 #
 # How to run (the build must exist; this script never builds):
 #   bench/global_plan.sh
 # Environment overrides:
 #   DTENSOR_OPT (default <repo>/build/bin/dtensor-opt)   REPEATS (default 3)
-#   MLP_SIZES   (default "250 500 1000 2000")
+#   MLP_SIZES   (default "250 1000 5000 20000")
 #   STACK_SIZES (default "25 50 100 200")
 #   OUT         (default <repo>/bench/out, gitignored; models and logs go there)
 # The table is also written to $OUT/global_plan.txt.
@@ -31,7 +35,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DTENSOR_OPT="${DTENSOR_OPT:-$ROOT/build/bin/dtensor-opt}"
 REPEATS="${REPEATS:-3}"
-MLP_SIZES="${MLP_SIZES:-250 500 1000 2000}"
+MLP_SIZES="${MLP_SIZES:-250 1000 5000 20000}"
 STACK_SIZES="${STACK_SIZES:-25 50 100 200}"
 OUT="${OUT:-$ROOT/bench/out}"
 PYTHON="${PYTHON:-python3}"
@@ -63,7 +67,8 @@ best_pass() {
   echo "$best"
 }
 
-# costs FILE: "<pytorch cost> <global cost>" summed over the functions.
+# costs FILE: "<pytorch cost> <global cost> <proven>/<planned>" over the
+# functions.
 costs() {
   local json="$OUT/global_plan.report.json"
   "$DTENSOR_OPT" "$1" --dtensor-fake-report="format=json output=$json compare-pytorch=1" \
@@ -73,7 +78,9 @@ import json, sys
 fs = json.load(open(sys.argv[1]))["functions"]
 pt = sum(f["totals"]["pytorch_comm_cost_us"] for f in fs)
 g = sum(f["totals"]["comm_cost_us"] for f in fs)
-print("%.1f %.1f" % (pt, g))
+planned = [f["planner"] for f in fs if "planner" in f]
+proven = sum(1 for p in planned if p.get("exact") and p.get("proven_optimal"))
+print("%.1f %.1f %d/%d" % (pt, g, proven, len(planned)))
 EOF
 }
 
@@ -84,22 +91,23 @@ say() { printf '%s\n' "$*" | tee -a "$REPORT"; }
 say "dtensor-opt: $DTENSOR_OPT"
 say "host:        $(nproc) CPUs; pass times are the best of $REPEATS runs"
 say ""
-FMT='%-11s | %5s | %14s | %13s | %6s | %15s | %14s\n'
+FMT='%-11s | %5s | %14s | %13s | %6s | %15s | %14s | %5s\n'
 # shellcheck disable=SC2059
 {
-  printf "$FMT" model size "pytorch pass s" "global pass s" ratio "pytorch cost us" "global cost us"
-  printf "$FMT" ----------- ----- -------------- ------------- ------ --------------- --------------
+  printf "$FMT" model size "pytorch pass s" "global pass s" ratio "pytorch cost us" "global cost us" exact
+  printf "$FMT" ----------- ----- -------------- ------------- ------ --------------- -------------- -----
 } | tee -a "$REPORT"
 
 row() {
-  local model=$1 size=$2 file=$3 tp tg c
+  local model=$1 size=$2 file=$3 tp tg c pt g proven
   tp=$(best_pass "$file" pytorch)
   tg=$(best_pass "$file" global)
   c=$(costs "$file")
+  read -r pt g proven <<<"$c"
   # shellcheck disable=SC2059
   printf "$FMT" "$model" "$size" "$tp" "$tg" \
     "$(awk -v a="$tg" -v b="$tp" 'BEGIN {if (b + 0 > 0) printf "%.2fx", a / b; else print "-"}')" \
-    "${c% *}" "${c#* }" | tee -a "$REPORT"
+    "$pt" "$g" "$proven" | tee -a "$REPORT"
 }
 
 for n in $MLP_SIZES; do
@@ -113,4 +121,5 @@ for n in $STACK_SIZES; do
   row block_stack "$n" "$f"
 done
 say ""
-say "size: MLP layers / Blocks; ratio = global / pytorch pass time"
+say "size: MLP layers / Blocks; ratio = global / pytorch pass time;"
+say "exact: functions proven optimal / functions planned"

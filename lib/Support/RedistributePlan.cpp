@@ -266,3 +266,25 @@ mlir::dtensor::getReplicatedIntermediate(llvm::ArrayRef<Placement> current,
     return std::nullopt;
   return mid;
 }
+
+double mlir::dtensor::minRedistributeCost(llvm::ArrayRef<Placement> current,
+                                          llvm::ArrayRef<Placement> target,
+                                          llvm::ArrayRef<int64_t> mesh,
+                                          int64_t globalBytes,
+                                          int64_t tensorRank) {
+  if (current == target)
+    return 0;
+  auto direct = [&](llvm::ArrayRef<Placement> from,
+                    llvm::ArrayRef<Placement> to) {
+    llvm::SmallVector<RedistributeStep> steps;
+    std::string error;
+    if (!planRedistributeMinCost(from, to, mesh, globalBytes, tensorRank,
+                                 steps, error))
+      return kInfiniteCost;
+    return planCost(steps, mesh, globalBytes);
+  };
+  std::optional<Placements> mid = getReplicatedIntermediate(current, target);
+  if (!mid)
+    return direct(current, target);
+  return direct(current, *mid) + direct(*mid, target);
+}

@@ -19,6 +19,11 @@ For every seed in a range, generate a random program (gen_random.py) and
 
 4. with --partition, partition it (`--dtensor-partition`) and require exit 0.
 
+Every function with planned ops must also be solved exactly
+(`planner.exact` and `planner.proven_optimal` in the report, with a lower
+bound no higher than its cost): the programs are far below the planner's
+size limit. --strategy exact checks that spelling of the same planner.
+
 The programs come from gen_random.py with its new bodies (repeated
 operands, nonlinear ops on partials, integers, NaN/Inf data, uneven
 expands); --exclude-known-open passes the generator's flag of that name
@@ -74,15 +79,16 @@ def run(cmd, timeout):
     return p.returncode, p.stdout, p.stderr
 
 
-def opt_run(opt, src, json_path, out_path, timeout):
+def opt_run(opt, src, json_path, out_path, timeout, strategy="global"):
     """One dtensor-opt run: with json_path, report (compare-pytorch=1) to it;
     with out_path, then propagate (default strategy) and print to it.
     Returns ({function name: function report} or None, failure message or None)."""
     cmd = [opt, src]
     if json_path:
-        cmd.append(f"--dtensor-fake-report=format=json output={json_path} compare-pytorch=1")
+        cmd.append(f"--dtensor-fake-report=format=json output={json_path} "
+                   f"compare-pytorch=1 strategy={strategy}")
     if out_path:
-        cmd += ["--dtensor-fake-propagate", "-o", out_path]
+        cmd += [f"--dtensor-fake-propagate=strategy={strategy}", "-o", out_path]
     else:
         cmd += ["-o", os.devnull]
     rc, _, err = run(cmd, timeout)
@@ -174,7 +180,23 @@ def features_of(prog):
     return ""
 
 
-def check_seed(opt, seed, work, timeout, separate, gen_opts, partition):
+def check_planner(t1):
+    """Every planned function solved exactly and proven optimal. Returns a
+    failure message or None."""
+    for name, f in t1.items():
+        planner = f.get("planner")
+        if planner is None:
+            continue
+        e = f["totals"]["comm_cost_us"]
+        if not planner.get("exact") or not planner.get("proven_optimal"):
+            return f"@{name}: not solved exactly: {planner}"
+        if not planner["lower_bound_us"] <= e + ABS_TOL:
+            return f"@{name}: lower bound {planner['lower_bound_us']!r} above the cost {e!r}"
+    return None
+
+
+def check_seed(opt, seed, work, timeout, separate, gen_opts, partition,
+               strategy="global"):
     """Returns (seed, [per-function (global, pytorch)], failure message or None, program).
 
     By default two dtensor-opt runs do the work: `report + propagate` on the
@@ -189,7 +211,7 @@ def check_seed(opt, seed, work, timeout, separate, gen_opts, partition):
         fh.write(prog)
 
     def step(what, *a):
-        t, err = opt_run(opt, *a, timeout)
+        t, err = opt_run(opt, *a, timeout, strategy)
         return t, (f"{what}: {err}" if err else None)
 
     # 1. report (and propagate) the program.
@@ -208,7 +230,10 @@ def check_seed(opt, seed, work, timeout, separate, gen_opts, partition):
             return seed, [], f"@{name}: no pytorch_comm_cost_us in the report", prog
         costs.append((g, pt))
         if not g <= pt + ABS_TOL:
-            return seed, costs, f"@{name}: global {g!r} > pytorch {pt!r}", prog
+            return seed, costs, f"@{name}: {strategy} {g!r} > pytorch {pt!r}", prog
+    err = check_planner(t1)
+    if err:
+        return seed, costs, err, prog
 
     # 2./3. report (and propagate again) the propagated program.
     if separate:
@@ -232,7 +257,7 @@ def check_seed(opt, seed, work, timeout, separate, gen_opts, partition):
 
     # 4. partition the program.
     if partition:
-        cmd = [opt, src, "--dtensor-partition", "-o", os.devnull]
+        cmd = [opt, src, f"--dtensor-partition=strategy={strategy}", "-o", os.devnull]
         rc, _, err = run(cmd, timeout)
         if rc != 0:
             return seed, costs, "partition: exit %d: %s\n%s" % (
@@ -263,6 +288,8 @@ def main(argv=None):
                     help="generate programs that avoid the known-open classes of issue 9")
     ap.add_argument("--classic", action="store_true",
                     help="the first generator's programs (f32, S/R, no new bodies)")
+    ap.add_argument("--strategy", choices=["global", "exact"], default="global",
+                    help="the strategy checked (exact: another name of global)")
     a = ap.parse_args(argv)
 
     out_dir = a.out_dir or tempfile.mkdtemp(prefix="check_global.")
@@ -274,7 +301,7 @@ def main(argv=None):
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
         gen_opts = {"exclude_known_open": a.exclude_known_open, "classic": a.classic}
         futs = [ex.submit(check_seed, a.opt, s, work, a.timeout, a.separate, gen_opts,
-                          a.partition) for s in seeds]
+                          a.partition, a.strategy) for s in seeds]
         for f in futs:
             results.append(f.result())
 

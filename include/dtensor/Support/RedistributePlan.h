@@ -77,6 +77,17 @@ std::optional<Placements>
 getReplicatedIntermediate(llvm::ArrayRef<Placement> current,
                           llvm::ArrayRef<Placement> target);
 
+/// Cost of the redistribution the compiler runs when an op requires
+/// `target` of a value in `current` under strategy=global or exact: the
+/// cheapest plan (`planRedistributeMinCost`), through the placements of
+/// `getReplicatedIntermediate` where there is no direct one; infinite when
+/// no plan exists. The planners price moves with it, so their objective is
+/// what the analysis then reports.
+double minRedistributeCost(llvm::ArrayRef<Placement> current,
+                           llvm::ArrayRef<Placement> target,
+                           llvm::ArrayRef<int64_t> meshShape,
+                           int64_t globalBytes, int64_t tensorRank);
+
 /// Sum of the costs of the steps of a plan (µs).
 double planCost(llvm::ArrayRef<RedistributeStep> steps,
                 llvm::ArrayRef<int64_t> meshShape, int64_t globalBytes,

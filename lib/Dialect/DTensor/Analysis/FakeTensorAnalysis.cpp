@@ -854,7 +854,8 @@ std::unique_ptr<FunctionPlan>
 FakeTensorAnalysis::planGlobally(FunctionOpInterface func,
                                  std::unique_ptr<FunctionPlan> pytorch) {
   GlobalPlannerOptions plannerOptions;
-  plannerOptions.exact = options.strategy == StrategyMode::Exact;
+  plannerOptions.exact = true;
+  plannerOptions.conserveWork = options.strategy == StrategyMode::Global;
   PlannerStats stats;
   llvm::SmallVector<ForcedStrategies, 2> alternatives =
       planFunctionGlobally(func, *pytorch, plannerOptions, &stats);
@@ -920,7 +921,8 @@ FakeTensorAnalysis::fitBudget(FunctionOpInterface func,
                              greedyPeak.bytes[greedyPeak.getWorstRank()]);
     double bestCost = best->computeCommCost();
     GlobalPlannerOptions plannerOptions;
-    plannerOptions.exact = options.strategy == StrategyMode::Exact;
+    plannerOptions.exact = true;
+    plannerOptions.conserveWork = options.strategy == StrategyMode::Global;
     for (ForcedStrategies alt :
          planFunctionGlobally(func, *best, plannerOptions)) {
       for (const auto &[op, c] : forced)

@@ -17,6 +17,7 @@
 
 #include "dtensor/Dialect/DTensor/Analysis/GlobalPlanner.h"
 #include "dtensor/Support/CostModel.h"
+#include "dtensor/Support/MinSumElimination.h"
 #include "dtensor/Support/MixedIntegerProgram.h"
 #include "dtensor/Support/RedistributePlan.h"
 
@@ -63,6 +64,16 @@ public:
 
 private:
   bool isPlannable(Operation *op) const;
+  /// True if `c` is the strategy `op` has in the PyTorch plan.
+  bool isPyTorchStrategy(Operation *op, const ShardingCandidate &c) const;
+  /// Adds the op's strategy in the PyTorch plan to `candidates` if they
+  /// lack it, so that the PyTorch plan is in the search space.
+  void addPyTorchStrategy(Operation *op,
+                          std::vector<ShardingCandidate> &candidates) const;
+  /// With `conserveWork`: if `op` reduces, drops its candidates that split
+  /// its work fewer ways than its strategy in the PyTorch plan.
+  void keepSplitWork(Operation *op,
+                     std::vector<ShardingCandidate> &candidates) const;
   void collect();
   double cost(Value v, llvm::ArrayRef<Placement> from,
               llvm::ArrayRef<Placement> to) const;
@@ -82,7 +93,7 @@ private:
   /// ops.
   struct ModelValue {
     Value value;
-    int64_t bytes = 0;
+    int64_t bytes = 0, rank = 0;
     /// The planned op that makes it and the result number, or -1.
     int64_t producer = -1;
     unsigned result = 0;
@@ -143,10 +154,13 @@ private:
     llvm::SmallVector<int, 8> choice;
   };
 
-  int intern(llvm::ArrayRef<Placement> ps);
-  /// Cost of moving `bytes` between placement ids as the analysis will plan
-  /// it: directly, or through R where there is no direct transition.
-  double moveCost(int64_t bytes, int from, int to);
+  int intern(llvm::ArrayRef<Placement> ps) const;
+  /// Cost of moving a value of `bytes` and `rank` between placement ids as
+  /// the analysis will plan it (`minRedistributeCost`), memoised.
+  double moveCost(int64_t bytes, int64_t rank, int from, int to) const;
+  double moveCost(const ModelValue &m, int from, int to) const {
+    return moveCost(m.bytes, m.rank, from, to);
+  }
   void buildModel();
   /// Splits the planned ops at the cuts (`segmentRanges`).
   void findSegments();
@@ -159,9 +173,22 @@ private:
   std::string segmentKey(const Segment &s) const;
   int sourceOf(const Segment &s, const SegmentValue &sv, int in,
                llvm::ArrayRef<int> choice) const;
+  /// The moves of one value of a segment for incoming state `in` and a
+  /// candidate per op (only those of its producer and readers are read).
+  double valueCost(const Segment &s, const SegmentValue &sv, int in,
+                   llvm::ArrayRef<int> choice) const;
   /// The segment's cost for incoming state `in` and a candidate per op.
   double evaluate(const Segment &s, int in, llvm::ArrayRef<int> choice);
   void enumerateSegment(const Segment &s, std::vector<PairSolution> &table);
+  /// Solves the segment by variable elimination for every pair of states;
+  /// false (table untouched) if its tables would be too large.
+  bool eliminateSegment(const Segment &s, std::vector<PairSolution> &table);
+  /// Adds the moves of `sv` to `problem` (variables 0 .. n-1: the ops,
+  /// valued by their `distinct` candidates; n: the incoming state); false
+  /// if too large.
+  bool addValueFactor(MinSumElimination &problem, const Segment &s,
+                      const SegmentValue &sv,
+                      llvm::ArrayRef<llvm::SmallVector<int, 8>> distinct) const;
   void addValueMoves(MixedIntegerProgram &mip, const Segment &s,
                      const SegmentValue &sv, int in,
                      llvm::ArrayRef<llvm::SmallVector<int, 8>> x);
@@ -202,9 +229,9 @@ private:
   /// Position of the last fixed op (or return) needing each value.
   llvm::DenseMap<Value, int64_t> sinkPosition;
   std::vector<std::pair<int64_t, int64_t>> segmentRanges;
-  std::vector<Placements> placementTable;
-  llvm::StringMap<int> placementIds;
-  std::map<std::tuple<int64_t, int, int>, double> moveCosts;
+  mutable std::vector<Placements> placementTable;
+  mutable llvm::StringMap<int> placementIds;
+  mutable std::map<std::tuple<int64_t, int64_t, int, int>, double> moveCosts;
   llvm::StringMap<std::vector<PairSolution>> memo;
   int64_t distinctSegments = 0;
 };
@@ -224,13 +251,108 @@ bool Planner::isPlannable(Operation *op) const {
                       [](Type t) { return isa<RankedTensorType>(t); });
 }
 
+namespace {
+/// True if the operands of `c` read as inputs (not inits) are partial on
+/// mesh axis `axis`.
+bool hasPartialInput(const ShardingCandidate &c, size_t axis) {
+  for (auto [i, ps] : llvm::enumerate(c.operands))
+    if (!c.excludedFromCost[i] && axis < ps.size() && ps[axis].isPartial())
+      return true;
+  return false;
+}
+
+/// The first tensor result's placements of a candidate (empty if none).
+llvm::ArrayRef<Placement> firstTensorResult(Operation *op,
+                                            const ShardingCandidate &c) {
+  for (auto [r, ps] : llvm::zip(op->getResults(), c.results))
+    if (isa<RankedTensorType>(r.getType()))
+      return ps;
+  return {};
+}
+
+/// How many ways a strategy splits an op's work: the product of the sizes
+/// of the mesh axes on which its first tensor result is sharded, or partial
+/// from inputs that are not (a sharded reduction loop: each rank reduces a
+/// part). Passing partial inputs through does not split the work: every
+/// rank computes the whole op on its part of the sum.
+int64_t splitWays(Operation *op, const ShardingCandidate &c,
+                  llvm::ArrayRef<int64_t> mesh) {
+  int64_t ways = 1;
+  for (auto [axis, p] : llvm::enumerate(firstTensorResult(op, c)))
+    if (p.isShardLike() || (p.isPartial() && !hasPartialInput(c, axis)))
+      ways *= mesh[axis];
+  return ways;
+}
+
+/// True if some strategy reduces over a sharded loop (a partial result from
+/// inputs that are not partial): the op is a contraction or a reduction,
+/// whose work exceeds its result's size.
+bool hasReductionStrategy(Operation *op,
+                          llvm::ArrayRef<ShardingCandidate> candidates) {
+  for (const ShardingCandidate &c : candidates)
+    for (auto [axis, p] : llvm::enumerate(firstTensorResult(op, c)))
+      if (p.isPartial() && !hasPartialInput(c, axis))
+        return true;
+  return false;
+}
+} // namespace
+
+bool Planner::isPyTorchStrategy(Operation *op,
+                                const ShardingCandidate &c) const {
+  for (auto [r, ps] : llvm::zip(op->getResults(), c.results))
+    if (const FakeTensor *t = pytorch.lookup(r))
+      if (!llvm::equal(t->placements, ps))
+        return false;
+  for (auto [i, o] : llvm::enumerate(op->getOpOperands())) {
+    const FakeTensor *t = pytorch.lookup(o.get());
+    if (!t || c.excludedFromCost[i])
+      continue;
+    const Placements *req = pytorch.getRequiredPlacements(o);
+    if (!llvm::equal(req ? *req : t->placements, c.operands[i]))
+      return false;
+  }
+  return true;
+}
+
+void Planner::addPyTorchStrategy(
+    Operation *op, std::vector<ShardingCandidate> &candidates) const {
+  if (llvm::any_of(candidates, [&](const ShardingCandidate &c) {
+        return isPyTorchStrategy(op, c);
+      }))
+    return;
+  // A strategy the exhaustive list lacks (a P(avg) passed through, one
+  // offered only for the placements the operands have): without it the
+  // planner's optimum could be above PyTorch's plan.
+  FailureOr<StrategyChoice> choice = pytorch.getStrategyChoice(op);
+  if (succeeded(choice) && choice->chosen >= 0)
+    candidates.push_back(choice->candidates[choice->chosen].candidate);
+}
+
+void Planner::keepSplitWork(Operation *op,
+                            std::vector<ShardingCandidate> &candidates) const {
+  if (!hasReductionStrategy(op, candidates))
+    return;
+  // The ways of PyTorch's strategy (`addPyTorchStrategy` made sure the
+  // list has it).
+  int64_t ways = 0;
+  for (const ShardingCandidate &c : candidates)
+    if (isPyTorchStrategy(op, c))
+      ways = std::max(ways, splitWays(op, c, mesh));
+  // A rule that does not list PyTorch's strategy constrains nothing.
+  if (ways == 0)
+    return;
+  llvm::erase_if(candidates, [&](const ShardingCandidate &c) {
+    return splitWays(op, c, mesh) < ways;
+  });
+}
+
 double Planner::cost(Value v, llvm::ArrayRef<Placement> from,
                      llvm::ArrayRef<Placement> to) const {
   if (from == to)
     return 0;
   auto type = cast<RankedTensorType>(v.getType());
-  int64_t bytes = getTensorByteSize(type);
-  return redistributeCost(bytes, mesh, from, to);
+  return moveCost(getTensorByteSize(type), type.getRank(), intern(from),
+                  intern(to));
 }
 
 void Planner::collect() {
@@ -250,6 +372,7 @@ void Planner::collect() {
       continue;
     p.candidates.assign(std::make_move_iterator(all.begin()),
                         std::make_move_iterator(all.end()));
+    addPyTorchStrategy(&op, p.candidates);
     // An op pinned by `dtensor.specs` keeps its result placements.
     if (auto specs =
             op.getAttrOfType<ArrayAttr>(DTensorDialect::kSpecsAttrName)) {
@@ -263,6 +386,8 @@ void Planner::collect() {
       if (p.candidates.empty())
         continue;
     }
+    if (options.conserveWork)
+      keepSplitWork(&op, p.candidates);
     index[&op] = ops.size();
     ops.push_back(std::move(p));
   }
@@ -360,17 +485,19 @@ double Planner::solve(int64_t root,
     const PlannedOp &p = ops[i];
     // Entries and sizes of the operands, fetched once for all candidates.
     llvm::SmallVector<Entries, 4> operandEntries;
-    llvm::SmallVector<int64_t, 4> operandBytes;
+    llvm::SmallVector<int64_t, 4> operandBytes, operandRanks;
     for (Value v : p.op->getOperands()) {
       auto type = dyn_cast<RankedTensorType>(v.getType());
       if (!type) {
         operandEntries.emplace_back();
         operandBytes.push_back(0);
+        operandRanks.push_back(0);
         continue;
       }
       auto it = table.find(v);
       operandEntries.push_back(it != table.end() ? it->second : leaf(v));
       operandBytes.push_back(getTensorByteSize(type));
+      operandRanks.push_back(type.getRank());
     }
     for (auto [ci, c] : llvm::enumerate(p.candidates)) {
       double total = 0;
@@ -381,8 +508,9 @@ double Planner::solve(int64_t root,
         for (const Entry &e : operandEntries[oi]) {
           double move = e.placements == c.operands[oi]
                             ? 0.0
-                            : redistributeCost(operandBytes[oi], mesh,
-                                               e.placements, c.operands[oi]);
+                            : moveCost(operandBytes[oi], operandRanks[oi],
+                                       intern(e.placements),
+                                       intern(c.operands[oi]));
           best = std::min(best, e.cost + move);
         }
         total += best;
@@ -580,7 +708,7 @@ void appendKey(std::string &key, int64_t x) {
 }
 } // namespace
 
-int Planner::intern(llvm::ArrayRef<Placement> ps) {
+int Planner::intern(llvm::ArrayRef<Placement> ps) const {
   std::string key;
   for (const Placement &p : ps)
     appendKey(key, placementCode(p));
@@ -590,23 +718,15 @@ int Planner::intern(llvm::ArrayRef<Placement> ps) {
   return it->second;
 }
 
-double Planner::moveCost(int64_t bytes, int from, int to) {
+double Planner::moveCost(int64_t bytes, int64_t rank, int from,
+                         int to) const {
   if (from == to)
     return 0;
-  auto [it, inserted] = moveCosts.try_emplace({bytes, from, to}, 0.0);
-  if (!inserted)
-    return it->second;
-  const Placements &p = placementTable[from];
-  const Placements &q = placementTable[to];
-  // Directly, or through R where there is no direct transition, as the
-  // analysis plans it.
-  double c = redistributeCost(bytes, mesh, p, q);
-  if (std::isinf(c))
-    if (std::optional<Placements> mid = getReplicatedIntermediate(p, q))
-      c = redistributeCost(bytes, mesh, p, *mid) +
-          redistributeCost(bytes, mesh, *mid, q);
-  it->second = c;
-  return c;
+  auto [it, inserted] = moveCosts.try_emplace({bytes, rank, from, to}, 0.0);
+  if (inserted)
+    it->second = minRedistributeCost(placementTable[from], placementTable[to],
+                                     mesh, bytes, rank);
+  return it->second;
 }
 
 void Planner::buildModel() {
@@ -617,7 +737,9 @@ void Planner::buildModel() {
       return it->second;
     ModelValue &m = model.emplace_back();
     m.value = v;
-    m.bytes = getTensorByteSize(cast<RankedTensorType>(v.getType()));
+    auto type = cast<RankedTensorType>(v.getType());
+    m.bytes = getTensorByteSize(type);
+    m.rank = type.getRank();
     if (Operation *def = v.getDefiningOp(); def && index.count(def)) {
       m.producer = index.lookup(def);
       m.result = cast<OpResult>(v).getResultNumber();
@@ -838,25 +960,165 @@ int Planner::sourceOf(const Segment &s, const SegmentValue &sv, int in,
   llvm_unreachable("unknown segment value kind");
 }
 
+double Planner::valueCost(const Segment &s, const SegmentValue &sv, int in,
+                          llvm::ArrayRef<int> choice) const {
+  const ModelValue &m = model[sv.value];
+  int p = sourceOf(s, sv, in, choice);
+  llvm::SmallVector<int, 4> targets;
+  for (auto [op, k] : sv.reads)
+    targets.push_back(modelOps[s.first + op].operandIds[choice[op]][k]);
+  if (sv.sunk)
+    llvm::append_range(targets, m.sinks);
+  llvm::sort(targets);
+  targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+  double total = 0;
+  for (int q : targets)
+    total += moveCost(m, p, q);
+  return total;
+}
+
 double Planner::evaluate(const Segment &s, int in,
                          llvm::ArrayRef<int> choice) {
   double total = 0;
   for (const SegmentValue &sv : s.values) {
-    const ModelValue &m = model[sv.value];
-    int p = sourceOf(s, sv, in, choice);
-    llvm::SmallVector<int, 4> targets;
-    for (auto [op, k] : sv.reads)
-      targets.push_back(modelOps[s.first + op].operandIds[choice[op]][k]);
-    if (sv.sunk)
-      llvm::append_range(targets, m.sinks);
-    llvm::sort(targets);
-    targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
-    for (int q : targets)
-      total += moveCost(m.bytes, p, q);
+    total += valueCost(s, sv, in, choice);
     if (std::isinf(total))
       return total;
   }
   return total;
+}
+
+bool Planner::addValueFactor(
+    MinSumElimination &problem, const Segment &s, const SegmentValue &sv,
+    llvm::ArrayRef<llvm::SmallVector<int, 8>> distinct) const {
+  // Variables 0 .. n-1 are the ops, n the incoming state.
+  int n = static_cast<int>(distinct.size());
+  bool made = sv.kind == SegmentValue::Made;
+  bool boundary = sv.kind == SegmentValue::Boundary;
+  llvm::SmallVector<int, 4> ops;
+  if (made)
+    ops.push_back(sv.op);
+  for (auto [op, k] : sv.reads)
+    if (!llvm::is_contained(ops, op))
+      ops.push_back(op);
+  if (ops.empty())
+    return true;
+  llvm::SmallVector<int, 8> choice(n, 0);
+  if (ops.size() <= 2) {
+    llvm::SmallVector<int, 4> scope(ops);
+    if (boundary)
+      scope.push_back(n);
+    return problem.addFactor(scope, [&](llvm::ArrayRef<int> values) {
+      for (auto [op, v] : llvm::zip(ops, values))
+        choice[op] = distinct[op][v];
+      return valueCost(s, sv, boundary ? values.back() : 0, choice);
+    });
+  }
+  // Several ops: the cost depends on them only through the placement the
+  // value is made in and those its reads want. One variable per such
+  // placement, tied to its op's candidates, keeps the tables small.
+  auto placementVariable = [&](int op, llvm::function_ref<int(int)> idOf,
+                               llvm::SmallVectorImpl<int> &ids) {
+    for (int c : distinct[op])
+      if (!llvm::is_contained(ids, idOf(c)))
+        ids.push_back(idOf(c));
+    int var = problem.addVariable(ids.size());
+    bool added = problem.addFactor({op, var}, [&](llvm::ArrayRef<int> v) {
+      return idOf(distinct[op][v[0]]) == ids[v[1]] ? 0.0 : kInfiniteCost;
+    });
+    return added ? var : -1;
+  };
+  const ModelValue &m = model[sv.value];
+  // The source placement's variable (made here, or the incoming state) or
+  // the fixed source, then one variable per read.
+  llvm::SmallVector<int, 4> scope;
+  llvm::SmallVector<llvm::SmallVector<int, 8>, 4> domains;
+  int fixed = -1;
+  if (made) {
+    const ModelOp &mo = modelOps[s.first + sv.op];
+    scope.push_back(placementVariable(
+        sv.op, [&](int c) { return mo.resultIds[c][sv.result]; },
+        domains.emplace_back()));
+  } else if (boundary) {
+    scope.push_back(n);
+    auto &ids = domains.emplace_back();
+    for (const auto &state : s.inStates)
+      ids.push_back(state[sv.op]);
+  } else {
+    fixed = sourceOf(s, sv, 0, {});
+  }
+  for (auto [op, k] : sv.reads) {
+    const ModelOp &mo = modelOps[s.first + op];
+    scope.push_back(placementVariable(
+        op, [&, k = k](int c) { return mo.operandIds[c][k]; },
+        domains.emplace_back()));
+  }
+  if (llvm::is_contained(scope, -1))
+    return false;
+  bool hasSource = fixed < 0;
+  return problem.addFactor(scope, [&](llvm::ArrayRef<int> values) {
+    int p = hasSource ? domains[0][values[0]] : fixed;
+    llvm::SmallVector<int, 8> targets;
+    for (size_t j = hasSource ? 1 : 0; j < values.size(); ++j)
+      targets.push_back(domains[j][values[j]]);
+    if (sv.sunk)
+      llvm::append_range(targets, m.sinks);
+    llvm::sort(targets);
+    targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+    double total = 0;
+    for (int q : targets)
+      total += moveCost(m, p, q);
+    return total;
+  });
+}
+
+bool Planner::eliminateSegment(const Segment &s,
+                               std::vector<PairSolution> &table) {
+  int64_t n = s.last - s.first + 1;
+  // Candidates with the same operand and result placements cost the same:
+  // one variable value per distinct pair.
+  std::vector<llvm::SmallVector<int, 8>> distinct(n);
+  for (int64_t i = 0; i < n; ++i) {
+    const ModelOp &mo = modelOps[s.first + i];
+    for (size_t c = 0; c < mo.operandIds.size(); ++c) {
+      bool seen = llvm::any_of(distinct[i], [&](int d) {
+        return mo.operandIds[d] == mo.operandIds[c] &&
+               mo.resultIds[d] == mo.resultIds[c];
+      });
+      if (!seen)
+        distinct[i].push_back(c);
+    }
+  }
+  // One problem for all incoming states: variable n is the state, kept to
+  // the end with the last op.
+  MinSumElimination problem(options.eliminationTableLimit);
+  for (int64_t i = 0; i < n; ++i)
+    problem.addVariable(distinct[i].size());
+  int inVar = problem.addVariable(s.inStates.size());
+  for (const SegmentValue &sv : s.values)
+    if (!addValueFactor(problem, s, sv, distinct))
+      return false;
+  if (!problem.solve({inVar, static_cast<int>(n - 1)}))
+    return false;
+  size_t numOut = s.outStates.size();
+  std::vector<PairSolution> solved(table.size());
+  for (size_t in = 0; in < s.inStates.size(); ++in)
+    for (auto [v, c] : llvm::enumerate(distinct[n - 1])) {
+      PairSolution &best = solved[in * numOut + s.stateOfCandidate[c]];
+      int kept[] = {static_cast<int>(in), static_cast<int>(v)};
+      double cost = problem.getCost(kept);
+      if (cost >= best.cost)
+        continue;
+      best.cost = best.bound = cost;
+      std::vector<int> values = problem.getAssignment(kept);
+      best.choice.resize(n);
+      for (int64_t i = 0; i < n; ++i)
+        best.choice[i] = distinct[i][values[i]];
+    }
+  for (PairSolution &p : solved)
+    p.proven = true;
+  table = std::move(solved);
+  return true;
 }
 
 void Planner::enumerateSegment(const Segment &s,
@@ -944,7 +1206,7 @@ void Planner::addValueMoves(MixedIntegerProgram &mip, const Segment &s,
   for (int q : targets) {
     // u: the value is moved to q (once, shared by the readers of q).
     bool sink = llvm::is_contained(sinks, q);
-    double c = fixed < 0 ? 0.0 : moveCost(m.bytes, fixed, q);
+    double c = fixed < 0 ? 0.0 : moveCost(m, fixed, q);
     int u = std::isinf(c) ? mip.addVariable(0, 0, 0, false)
                           : mip.addVariable(sink ? 1 : 0, 1, c, false);
     for (const PlacementTerms &read : reads) {
@@ -960,7 +1222,7 @@ void Planner::addValueMoves(MixedIntegerProgram &mip, const Segment &s,
     llvm::SmallVector<std::pair<int, double>, 8> sum{{u, -1.0}};
     for (auto [pi, entry] : llvm::enumerate(made)) {
       const auto &[p, vars] = entry;
-      double move = moveCost(m.bytes, p, q);
+      double move = moveCost(m, p, q);
       if (std::isinf(move))
         continue;
       int z = mip.addVariable(0, 1, move, /*integer=*/false);
@@ -1041,6 +1303,8 @@ Planner::solveSegment(const Segment &s) {
     enumerateSegment(s, table);
     return table;
   }
+  if (eliminateSegment(s, table))
+    return table;
   for (size_t in = 0; in < s.inStates.size(); ++in)
     for (size_t out = 0; out < numOut; ++out)
       table[in * numOut + out] = solveProgram(s, in, out);
@@ -1125,7 +1389,7 @@ double Planner::pytorchModelCost() {
     targets[v].erase(std::unique(targets[v].begin(), targets[v].end()),
                      targets[v].end());
     for (int q : targets[v])
-      total += moveCost(m.bytes, placement[v], q);
+      total += moveCost(m, placement[v], q);
   }
   return total;
 }

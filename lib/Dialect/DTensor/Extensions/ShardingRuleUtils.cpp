@@ -822,29 +822,39 @@ static llvm::SmallVector<AxisChoice> exhaustiveOptions(const LoopSpace &space,
   llvm::SmallVector<ReduceOp, 2> additive{ReduceOp::Sum};
   if (avg)
     additive.push_back(ReduceOp::Avg);
+  // How partial inputs pass through: by the payload's linearity in its
+  // inputs. A pointwise payload must not read its inits (they are not
+  // classified); a sum reduction reads its init only to add to it, and the
+  // init becomes partial with the inputs (`buildCandidate`): sum(x) of
+  // P(sum) x, or matmul with one P(sum) input, stays P(sum) as PyTorch has
+  // it.
   bool pointwise = !llvm::is_contained(space.isReduction, true);
-  if (!space.readsInits && (pointwise || space.combiner == ReduceOp::Sum)) {
-    switch (pointwise ? space.linearity : Linearity::Add) {
-    case Linearity::Add:
-      if (pointwise || space.linearity == Linearity::Add)
-        for (ReduceOp r : additive)
-          options.push_back({AxisChoice::Partial, -1, r, -1});
-      break;
-    case Linearity::One:
-      for (ReduceOp r : additive)
-        for (int64_t i : inputs)
-          if (space.linearIn[i])
-            options.push_back({AxisChoice::Partial, -1, r, i});
-      break;
-    case Linearity::Max:
-      options.push_back({AxisChoice::Partial, -1, ReduceOp::Max, -1});
-      break;
-    case Linearity::Min:
-      options.push_back({AxisChoice::Partial, -1, ReduceOp::Min, -1});
-      break;
-    case Linearity::None:
-      break;
-    }
+  Linearity linearity = Linearity::None;
+  if (pointwise && !space.readsInits)
+    linearity = space.linearity;
+  else if (!pointwise && space.combiner == ReduceOp::Sum &&
+           (space.linearity == Linearity::Add ||
+            space.linearity == Linearity::One))
+    linearity = space.linearity;
+  switch (linearity) {
+  case Linearity::Add:
+    for (ReduceOp r : additive)
+      options.push_back({AxisChoice::Partial, -1, r, -1});
+    break;
+  case Linearity::One:
+    for (ReduceOp r : additive)
+      for (int64_t i : inputs)
+        if (space.linearIn[i])
+          options.push_back({AxisChoice::Partial, -1, r, i});
+    break;
+  case Linearity::Max:
+    options.push_back({AxisChoice::Partial, -1, ReduceOp::Max, -1});
+    break;
+  case Linearity::Min:
+    options.push_back({AxisChoice::Partial, -1, ReduceOp::Min, -1});
+    break;
+  case Linearity::None:
+    break;
   }
   return options;
 }

@@ -11,7 +11,13 @@
 // formulation of Alpa, OSDI 2022, with redistributions shared by the readers
 // of a value, as the analysis shares them), identical segments once; dynamic
 // programming over the chain of segments gives the optimum and a lower
-// bound. A segment past `segmentOpLimit`, or one the solver does not finish,
+// bound. A segment with too many strategy combinations to enumerate is
+// solved by variable elimination (`MinSumElimination`, with the incoming
+// state as a variable and one variable per placement a read wants) when its
+// tables stay small, else as 0-1 programs. With `conserveWork`
+// (strategy=global) contractions keep only the strategies that split their
+// work at least as many ways as PyTorch's. A segment past `segmentOpLimit`,
+// or one the solver does not finish,
 // gets the heuristic: values read by several ops ("cut" values) split the
 // ops into trees that dynamic programming solves exactly for given
 // placements of the cut values, and coordinate descent over those
@@ -34,14 +40,27 @@ namespace dtensor {
 using ForcedStrategies = llvm::DenseMap<Operation *, ShardingCandidate>;
 
 struct GlobalPlannerOptions {
-  /// Solve exactly (strategy=exact); else the heuristic alone (global).
+  /// Solve exactly (strategy=global and exact); else the heuristic alone.
   bool exact = false;
+  /// For ops that reduce (a strategy makes a partial result from inputs
+  /// that are not partial: contractions, reductions), only strategies that
+  /// split the op's work at least as many ways as its strategy in the
+  /// PyTorch plan (the product of the mesh axes its result is sharded or
+  /// partial on): no rank does more of any contraction than under PyTorch's
+  /// plan. The cost model counts communication alone, so without this its
+  /// optimum may replicate work (gather a data-parallel batch, or every
+  /// weight of a tensor-parallel Block). Elementwise ops and data movement
+  /// stay free. strategy=global.
+  bool conserveWork = false;
   /// Segments (ops between two cuts) with at most this many ops are solved
   /// exactly; a function with a larger one gets the heuristic.
   int64_t segmentOpLimit = 2000;
   /// Segments with at most this many strategy combinations are solved by
   /// enumeration, larger ones as 0-1 programs.
   double enumerationLimit = 512;
+  /// Larger segments are solved by variable elimination when no table it
+  /// builds has more than this many entries, else as 0-1 programs.
+  int64_t eliminationTableLimit = 1 << 20;
   /// A segment solved as 0-1 programs is solved once per pair of states of
   /// its two cuts: a cut with more states joins its segments into one.
   int64_t maxCutStates = 6;

@@ -12,11 +12,14 @@ defvar StrategyOption = Option<"strategy", "strategy",
       clEnumValN(::mlir::dtensor::StrategyMode::PyTorch, "pytorch",
                  "PyTorch DTensor parity: op by op in program order"),
       clEnumValN(::mlir::dtensor::StrategyMode::Global, "global",
-                 "all ops of a function together, minimising the total "
-                 "communication cost (never above pytorch's)"),
+                 "all ops of a function together: the least total "
+                 "communication cost, solved exactly, among the plans that "
+                 "split each contraction's work at least as many ways as "
+                 "pytorch's (never above pytorch's; the report says when "
+                 "it is not proven optimal)"),
       clEnumValN(::mlir::dtensor::StrategyMode::Exact, "exact",
-                 "as global, with the minimum proven by a 0-1 program "
-                 "(COIN-OR CBC); the report says when it is not"))}]>;
+                 "as global over every strategy: the least communication, "
+                 "even where it computes a contraction on more ranks"))}]>;
 
 defvar UnknownOpsOption = Option<"unknownOps", "unknown-ops",
     "::mlir::dtensor::UnknownOpPolicy",
