@@ -19,10 +19,11 @@ For every seed in a range, generate a random program (gen_random.py) and
 
 4. with --partition, partition it (`--dtensor-partition`) and require exit 0.
 
-Every function with planned ops must also be solved exactly
-(`planner.exact` and `planner.proven_optimal` in the report, with a lower
-bound no higher than its cost): the programs are far below the planner's
-size limit. --strategy exact checks that spelling of the same planner.
+Every function with planned ops must have a lower bound
+(`planner.lower_bound_us`) no higher than its cost; functions not proven
+optimal (`planner.proven_optimal` false: the solver's time budget ran out)
+are counted as `unproven` in the summary. --strategy exact checks the
+planner without its rule on contractions.
 
 The programs come from gen_random.py with its new bodies (repeated
 operands, nonlinear ops on partials, integers, NaN/Inf data, uneven
@@ -181,15 +182,13 @@ def features_of(prog):
 
 
 def check_planner(t1):
-    """Every planned function solved exactly and proven optimal. Returns a
+    """Every planned function's lower bound at most its cost. Returns a
     failure message or None."""
     for name, f in t1.items():
         planner = f.get("planner")
         if planner is None:
             continue
         e = f["totals"]["comm_cost_us"]
-        if not planner.get("exact") or not planner.get("proven_optimal"):
-            return f"@{name}: not solved exactly: {planner}"
         if not planner["lower_bound_us"] <= e + ABS_TOL:
             return f"@{name}: lower bound {planner['lower_bound_us']!r} above the cost {e!r}"
     return None
@@ -228,7 +227,7 @@ def check_seed(opt, seed, work, timeout, separate, gen_opts, partition,
         g, pt = f["totals"]["comm_cost_us"], f["totals"].get("pytorch_comm_cost_us")
         if pt is None:
             return seed, [], f"@{name}: no pytorch_comm_cost_us in the report", prog
-        costs.append((g, pt))
+        costs.append((g, pt, f.get("planner", {}).get("proven_optimal", True)))
         if not g <= pt + ABS_TOL:
             return seed, costs, f"@{name}: {strategy} {g!r} > pytorch {pt!r}", prog
     err = check_planner(t1)
@@ -305,7 +304,7 @@ def main(argv=None):
         for f in futs:
             results.append(f.result())
 
-    n = wins = equal = failures = 0
+    n = wins = equal = failures = unproven = 0
     savings = []
     for seed, costs, err, prog in results:
         n += 1
@@ -322,7 +321,8 @@ def main(argv=None):
                   + (f"\n  {diag[0].strip()[:300]}" if diag and not a.verbose else "")
                   + f"\n  features: {features_of(prog)}")
             continue
-        for g, pt in costs:
+        for g, pt, proven in costs:
+            unproven += not proven
             if g < pt - ABS_TOL:
                 wins += 1
             else:
@@ -335,7 +335,8 @@ def main(argv=None):
     mean = sum(savings) / len(savings) if savings else 0.0
     mx = max(savings) if savings else 0.0
     print(f"programs: {n} global_wins: {wins} mean_saving_pct: {mean:.2f} "
-          f"max_saving_pct: {mx:.2f} equal: {equal} failures: {failures}")
+          f"max_saving_pct: {mx:.2f} equal: {equal} unproven: {unproven} "
+          f"failures: {failures}")
     return 1 if failures else 0
 
 

@@ -26,6 +26,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <chrono>
 #include <limits>
 #include <map>
 #include <set>
@@ -177,6 +178,11 @@ private:
   /// candidate per op (only those of its producer and readers are read).
   double valueCost(const Segment &s, const SegmentValue &sv, int in,
                    llvm::ArrayRef<int> choice) const;
+  /// The cost of moving value `m` from placement `from` to each distinct
+  /// placement of `targets` (and its sinks if `sunk`), once each: the
+  /// readers of a placement share one redistribution.
+  double sharedMoves(const ModelValue &m, int from,
+                     llvm::SmallVectorImpl<int> &targets, bool sunk) const;
   /// The segment's cost for incoming state `in` and a candidate per op.
   double evaluate(const Segment &s, int in, llvm::ArrayRef<int> choice);
   void enumerateSegment(const Segment &s, std::vector<PairSolution> &table);
@@ -234,6 +240,8 @@ private:
   mutable std::map<std::tuple<int64_t, int64_t, int, int>, double> moveCosts;
   llvm::StringMap<std::vector<PairSolution>> memo;
   int64_t distinctSegments = 0;
+  /// Wall time spent in 0-1 programs so far.
+  double solverSeconds = 0;
 };
 
 } // namespace
@@ -967,13 +975,19 @@ double Planner::valueCost(const Segment &s, const SegmentValue &sv, int in,
   llvm::SmallVector<int, 4> targets;
   for (auto [op, k] : sv.reads)
     targets.push_back(modelOps[s.first + op].operandIds[choice[op]][k]);
-  if (sv.sunk)
+  return sharedMoves(m, p, targets, sv.sunk);
+}
+
+double Planner::sharedMoves(const ModelValue &m, int from,
+                            llvm::SmallVectorImpl<int> &targets,
+                            bool sunk) const {
+  if (sunk)
     llvm::append_range(targets, m.sinks);
   llvm::sort(targets);
   targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
   double total = 0;
   for (int q : targets)
-    total += moveCost(m, p, q);
+    total += moveCost(m, from, q);
   return total;
 }
 
@@ -1061,14 +1075,7 @@ bool Planner::addValueFactor(
     llvm::SmallVector<int, 8> targets;
     for (size_t j = hasSource ? 1 : 0; j < values.size(); ++j)
       targets.push_back(domains[j][values[j]]);
-    if (sv.sunk)
-      llvm::append_range(targets, m.sinks);
-    llvm::sort(targets);
-    targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
-    double total = 0;
-    for (int q : targets)
-      total += moveCost(m, p, q);
-    return total;
+    return sharedMoves(m, p, targets, sv.sunk);
   });
 }
 
@@ -1257,11 +1264,21 @@ Planner::PairSolution Planner::solveProgram(const Segment &s, int in,
     }
     mip.addRow(one, 1, 1);
   }
+  PairSolution solution;
+  // The function's solver time is spent: no plan, a lower bound of 0.
+  double secondsLeft = options.timeLimitSeconds - solverSeconds;
+  if (secondsLeft <= 0) {
+    solution.bound = 0;
+    return solution;
+  }
   for (const SegmentValue &sv : s.values)
     addValueMoves(mip, s, sv, in, x);
+  auto start = std::chrono::steady_clock::now();
   MixedIntegerProgram::Result result =
-      mip.solve(options.nodeLimit, options.timeLimitSeconds);
-  PairSolution solution;
+      mip.solve(options.nodeLimit, secondsLeft);
+  solverSeconds += std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
   solution.proven = result.status == MixedIntegerProgram::Status::Optimal ||
                     result.status == MixedIntegerProgram::Status::Infeasible;
   if (result.status == MixedIntegerProgram::Status::Infeasible)
@@ -1399,8 +1416,11 @@ llvm::SmallVector<ForcedStrategies, 2> Planner::run(PlannerStats &stats) {
   llvm::SmallVector<ForcedStrategies, 2> plans;
   stats.plannedOps = static_cast<int64_t>(ops.size());
   stats.exactRequested = options.exact;
-  if (ops.empty())
+  // Nothing to choose: PyTorch's plan is the only one.
+  if (ops.empty()) {
+    stats.exact = stats.provenOptimal = options.exact;
     return plans;
+  }
   if (options.exact) {
     buildModel();
     findSegments();

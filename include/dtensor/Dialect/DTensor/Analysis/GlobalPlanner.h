@@ -60,14 +60,16 @@ struct GlobalPlannerOptions {
   double enumerationLimit = 512;
   /// Larger segments are solved by variable elimination when no table it
   /// builds has more than this many entries, else as 0-1 programs.
-  int64_t eliminationTableLimit = 1 << 20;
+  int64_t eliminationTableLimit = 1 << 22;
   /// A segment solved as 0-1 programs is solved once per pair of states of
   /// its two cuts: a cut with more states joins its segments into one.
   int64_t maxCutStates = 6;
   /// Branch-and-bound nodes the solver may explore for one program (a
-  /// deterministic limit), and a wall-time limit in seconds as a safeguard.
+  /// deterministic limit), and the wall time in seconds all the 0-1
+  /// programs of one function may take, as a safeguard: past it the rest
+  /// are not solved (the plan is then not proven optimal).
   int64_t nodeLimit = 2000;
-  double timeLimitSeconds = 60;
+  double timeLimitSeconds = 10;
 };
 
 /// Plans the top-level ops of `func`. `pytorch` is the function's greedy
