@@ -287,6 +287,8 @@ def main(argv=None):
                     help="generate programs that avoid the known-open classes of issue 9")
     ap.add_argument("--classic", action="store_true",
                     help="the first generator's programs (f32, S/R, no new bodies)")
+    ap.add_argument("--loss", action="store_true",
+                    help="the generator's loss functions (scf.for, scf.if, calls)")
     ap.add_argument("--strategy", choices=["global", "exact"], default="global",
                     help="the strategy checked (exact: another name of global)")
     a = ap.parse_args(argv)
@@ -298,7 +300,8 @@ def main(argv=None):
     seeds = list(gen_random.parse_range(a.seeds))
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
-        gen_opts = {"exclude_known_open": a.exclude_known_open, "classic": a.classic}
+        gen_opts = {"exclude_known_open": a.exclude_known_open, "classic": a.classic,
+                    "loss": a.loss}
         futs = [ex.submit(check_seed, a.opt, s, work, a.timeout, a.separate, gen_opts,
                           a.partition, a.strategy) for s in seeds]
         for f in futs:

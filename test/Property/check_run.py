@@ -101,8 +101,9 @@ def signature(reason):
     return msg[:160]
 
 
-def check_seed(runner, seed, strategy, timeout, exclude, work, extra):
-    prog = gen_random.generate(seed, exclude_known_open=exclude, run_meshes=True)
+def check_seed(runner, seed, strategy, timeout, exclude, work, extra, loss=False):
+    prog = gen_random.generate(seed, exclude_known_open=exclude, run_meshes=True,
+                               loss=loss)
     np_ = gen_random.mesh_devices(seed, run_meshes=True)
     if strategy == "alternate":
         strategy = "global" if seed % 2 == 0 else "pytorch"
@@ -111,6 +112,8 @@ def check_seed(runner, seed, strategy, timeout, exclude, work, extra):
         fh.write(prog)
     cmd = [runner, path, "--np", str(np_), "--check", "--seed", str(seed),
            "--strategy", strategy, "--timeout", str(timeout)] + extra
+    if loss:
+        cmd += ["--entry", "prog"]
     try:
         p = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, timeout=timeout + 15)
@@ -139,6 +142,8 @@ def main(argv=None):
                     default="alternate")
     ap.add_argument("--exclude-known-open", action="store_true",
                     help="generate programs that avoid the known-open classes of issue 9")
+    ap.add_argument("--loss", action="store_true",
+                    help="the generator's loss functions (scf.for, scf.if, calls)")
     ap.add_argument("--runner-arg", action="append", default=[],
                     help="one more argument for dtensor-run (repeatable)")
     ap.add_argument("-v", "--verbose", action="store_true",
@@ -154,7 +159,8 @@ def main(argv=None):
     seeds = list(gen_random.parse_range(a.seeds))
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
         futs = [ex.submit(check_seed, a.dtensor_run, s, a.strategy, a.timeout,
-                          a.exclude_known_open, work, a.runner_arg) for s in seeds]
+                          a.exclude_known_open, work, a.runner_arg, a.loss)
+                for s in seeds]
         for f in futs:
             seed, prog, cmd, rc, out, verdict, why = f.result()
             counts[verdict] += 1

@@ -1,4 +1,5 @@
-// RUN: dtensor-opt %S/../Integration/Inputs/region_branch.mlir -dtensor-fake-propagate | FileCheck %s
+// RUN: dtensor-opt %S/../Integration/Inputs/region_branch.mlir -dtensor-fake-propagate=strategy=pytorch | FileCheck %s
+// RUN: dtensor-opt %S/../Integration/Inputs/region_branch.mlir -dtensor-fake-propagate | FileCheck %s --check-prefix=GLOBAL
 // RUN: dtensor-opt %S/../Integration/Inputs/region_branch.mlir -dtensor-fake-propagate -o %t.mlir
 // RUN: dtensor-opt %t.mlir -dtensor-fake-propagate | diff %t.mlir -
 // RUN: dtensor-opt %S/../Integration/Inputs/region_branch.mlir -dtensor-partition | FileCheck %s --check-prefix=LOCAL
@@ -26,7 +27,15 @@
 // CHECK: } attributes {dtensor.specs = [#dtensor.spec<@mesh, [S(1)]>, unit]}
 
 // The first region (default) defines the result; the cases are redistributed
-// to it.
+// to it. The global planner plans the ops of every region with the rest:
+// %y moved to S(0) once, before the switch, and every region in S(0).
+// GLOBAL-LABEL: func.func @switch
+// GLOBAL: %[[Y:.*]] = dtensor.redistribute %arg1 to #dtensor.spec<@mesh, [S(0)]>
+// GLOBAL: scf.index_switch {{.*}} {dtensor.specs = [#dtensor.spec<@mesh, [S(0)]>]}
+// GLOBAL-NOT: dtensor.redistribute
+// GLOBAL: math.exp %[[Y]] {dtensor.specs = [#dtensor.spec<@mesh, [S(0)]>]}
+// GLOBAL-NOT: dtensor.redistribute
+// GLOBAL: return
 // CHECK-LABEL: func.func @switch
 // CHECK: scf.index_switch {{.*}} {dtensor.specs = [#dtensor.spec<@mesh, [S(1)]>]}
 // CHECK: case 0 {
@@ -51,6 +60,6 @@
 // LOCAL: ^bb0(%{{.*}}: tensor<4x8xf32>, %{{.*}}: i32):
 // LOCAL: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<8x8xf32>)
 // LOCAL-LABEL: func.func @switch
-// LOCAL: scf.index_switch {{.*}} -> tensor<16x2xf32>
+// LOCAL: scf.index_switch {{.*}} -> tensor<4x8xf32>
 // LOCAL-LABEL: func.func @region
 // LOCAL: scf.execute_region -> tensor<16x2xf32>

@@ -1,9 +1,11 @@
 //===- FakeTensorAnalysis.cpp - metadata-only sharding analysis -----------===//
 
 #include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
+#include "dtensor/Dialect/DTensor/Analysis/ExecutionCount.h"
 #include "dtensor/Dialect/DTensor/Analysis/GlobalPlanner.h"
 #include "dtensor/Dialect/DTensor/Analysis/MemoryBudget.h"
 #include "dtensor/Dialect/DTensor/Analysis/MemoryLiveness.h"
+#include "dtensor/Dialect/DTensor/Analysis/RegionEdges.h"
 #include "dtensor/Dialect/DTensor/Interfaces/ShardingRuleOpInterface.h"
 #include "dtensor/Support/CostModel.h"
 #include "dtensor/Support/ShardingMath.h"
@@ -124,11 +126,58 @@ double FunctionPlan::getCost(const Redistribution &r) const {
                           stridedCost);
 }
 
-double FunctionPlan::computeCommCost() const {
+/// The block a redistribution runs in: materialisation puts a required one
+/// right after the value's definition (or at the start of its block); an
+/// explicit one runs where it is.
+static Block *getRedistributionBlock(const Redistribution &r) {
+  Value value = r.value;
+  RedistributeOp op = r.op;
+  return op ? op->getBlock() : value.getParentBlock();
+}
+
+/// The cost of `region` from the cost of what runs directly in each block:
+/// loops times their counted trip count, the dearest region of a branch.
+static double
+foldRegionCost(Region &region, const llvm::DenseMap<Block *, double> &direct) {
   double total = 0;
-  for (const Redistribution &r : redistributions)
-    total += getCost(r);
+  for (Block &block : region) {
+    total += direct.lookup(&block);
+    for (Operation &op : block) {
+      if (op.getNumRegions() == 0)
+        continue;
+      ScopeKind kind = getScopeKind(&op);
+      double inner = 0;
+      for (Region &r : op.getRegions()) {
+        double c = foldRegionCost(r, direct);
+        inner = kind == ScopeKind::Branch ? std::max(inner, c) : inner + c;
+      }
+      if (kind == ScopeKind::Loop)
+        inner *= static_cast<double>(getCountedTripCount(&op));
+      total += inner;
+    }
+  }
   return total;
+}
+
+double FunctionPlan::computeCommCost() const {
+  llvm::DenseMap<Block *, double> direct;
+  Block *entry = nullptr;
+  bool nested = false;
+  for (const Redistribution &r : redistributions) {
+    Block *block = getRedistributionBlock(r);
+    direct[block] += getCost(r);
+    if (!entry) {
+      Operation *owner = block->getParentOp();
+      auto func = isa<FunctionOpInterface>(owner)
+                      ? cast<FunctionOpInterface>(owner)
+                      : owner->getParentOfType<FunctionOpInterface>();
+      entry = &func.getFunctionBody().front();
+    }
+    nested |= block != entry;
+  }
+  if (!nested)
+    return entry ? direct.lookup(entry) : 0.0;
+  return foldRegionCost(*entry->getParent(), direct);
 }
 
 SpecAttr FunctionPlan::getSpecAttr(llvm::ArrayRef<Placement> ps) const {
@@ -143,26 +192,6 @@ SpecAttr FunctionPlan::getSpecAttr(llvm::ArrayRef<Placement> ps) const {
 // FunctionPropagator
 //===----------------------------------------------------------------------===//
 
-namespace mlir {
-namespace dtensor {
-/// One control-flow edge of a region-branch op: the operands forwarded to a
-/// successor and the successor's inputs (entry arguments of a region, or the
-/// op's results), from the op itself (`from` null) or from a terminator of
-/// region `from`.
-struct RegionEdge {
-  Region *from = nullptr;
-  llvm::SmallVector<OpOperand *, 4> operands;
-  llvm::SmallVector<Value, 4> inputs;
-};
-} // namespace dtensor
-} // namespace mlir
-
-/// The edges of a region-branch op, from upstream's RegionBranchOpInterface
-/// and RegionBranchTerminatorOpInterface. Fails where they do not describe
-/// where every tensor goes (a terminator without the interface, a result no
-/// terminator reaches): the op is then an op without a rule.
-static FailureOr<llvm::SmallVector<RegionEdge>>
-getRegionEdges(RegionBranchOpInterface op);
 
 namespace mlir {
 namespace dtensor {
@@ -630,49 +659,6 @@ LogicalResult FunctionPropagator::visitCall(CallOpInterface call) {
   return success();
 }
 
-static FailureOr<llvm::SmallVector<RegionEdge>>
-getRegionEdges(RegionBranchOpInterface op) {
-  llvm::SmallVector<RegionEdge> edges;
-  llvm::SmallVector<RegionSuccessor> successors;
-  op.getSuccessorRegions(RegionBranchPoint::parent(), successors);
-  for (RegionSuccessor &s : successors) {
-    RegionEdge &e = edges.emplace_back();
-    OperandRange forwarded = op.getEntrySuccessorOperands(s);
-    if (!forwarded.empty())
-      for (unsigned i = 0, n = forwarded.size(); i < n; ++i)
-        e.operands.push_back(
-            &op->getOpOperand(forwarded.getBeginOperandIndex() + i));
-    llvm::append_range(e.inputs, s.getSuccessorInputs());
-  }
-  llvm::DenseSet<Value> reached;
-  for (Region &region : op->getRegions())
-    for (Block &block : region) {
-      Operation *term = block.getTerminator();
-      auto branch = dyn_cast<RegionBranchTerminatorOpInterface>(term);
-      if (!branch) {
-        if (llvm::any_of(term->getOperandTypes(), llvm::IsaPred<TensorType>))
-          return failure();
-        continue;
-      }
-      successors.clear();
-      op.getSuccessorRegions(RegionBranchPoint(branch), successors);
-      for (RegionSuccessor &s : successors) {
-        RegionEdge &e = edges.emplace_back();
-        e.from = &region;
-        for (OpOperand &o : branch.getMutableSuccessorOperands(s))
-          e.operands.push_back(&o);
-        llvm::append_range(e.inputs, s.getSuccessorInputs());
-        reached.insert(e.inputs.begin(), e.inputs.end());
-      }
-    }
-  for (const RegionEdge &e : edges)
-    if (e.operands.size() != e.inputs.size())
-      return failure();
-  for (OpResult r : op->getResults())
-    if (isa<TensorType>(r.getType()) && !reached.contains(r))
-      return failure();
-  return edges;
-}
 
 LogicalResult
 FunctionPropagator::visitRegionBranch(RegionBranchOpInterface op,

@@ -1,7 +1,8 @@
 //===- GlobalPlanner.cpp - whole-function strategy choice -----------------===//
 //
-// The planner works on the top-level ops of a function that have sharding
-// rules ("planned" ops); everything else keeps its PyTorch placements.
+// The planner works on the ops of a function that have sharding rules
+// ("planned" ops), at the top level and inside the loops and branches it
+// follows (`isTransparent`); everything else keeps its PyTorch placements.
 //
 // Values read by more than one op ("cut" values) split the planned ops into
 // trees ("segments"): every other value has a single reader. Given a
@@ -16,6 +17,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "dtensor/Dialect/DTensor/Analysis/GlobalPlanner.h"
+#include "dtensor/Dialect/DTensor/Analysis/ExecutionCount.h"
+#include "dtensor/Dialect/DTensor/Analysis/RegionEdges.h"
 #include "dtensor/Support/CostModel.h"
 #include "dtensor/Support/MinSumElimination.h"
 #include "dtensor/Support/MixedIntegerProgram.h"
@@ -23,10 +26,12 @@
 
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <chrono>
+#include <functional>
 #include <limits>
 #include <map>
 #include <set>
@@ -76,6 +81,25 @@ private:
   void keepSplitWork(Operation *op,
                      std::vector<ShardingCandidate> &candidates) const;
   void collect();
+  /// Collects the plannable ops of `block` and of the followed region ops
+  /// in it, in program order.
+  void collectOps(Block &block);
+  void addPlannedOp(Operation *op);
+  /// True for a region op whose bodies are planned with the rest: a loop
+  /// with one body or a branch, not made opaque.
+  bool isTransparent(Operation *op) const;
+  /// Gives every successor input of the followed region ops its source
+  /// (`aliasOf`) and the other edges' reads of it; false (after making the
+  /// region ops involved opaque) if some input has none.
+  bool resolveRegions();
+  /// The value whose placements `v` takes (itself if it is no successor
+  /// input), null on a cycle.
+  Value followInput(Value v, llvm::DenseSet<Value> &visiting);
+  /// True if a planned op makes `v` (or the source of input `v`).
+  bool isPlannedValue(Value v) const;
+  void addNeed(Value v, Placements ps, int64_t position);
+  void collectNeeds();
+  void findCutValues();
   double cost(Value v, llvm::ArrayRef<Placement> from,
               llvm::ArrayRef<Placement> to) const;
   /// Leaf entries of a value read by a segment but produced outside it.
@@ -102,6 +126,9 @@ private:
     int fixed = -1;
     /// Moving it costs nothing (created, replicated or unknown).
     bool free = false;
+    /// Times its moves run per call: the trip counts of the loops around
+    /// its block.
+    double weight = 1;
     /// Placement ids fixed ops and the return need.
     llvm::SmallVector<int, 2> sinks;
     /// First and last planned op (position) that read it or whose position
@@ -114,11 +141,15 @@ private:
     /// Per candidate, the placement ids of the tensor operands and results
     /// (-1 for a non-tensor result).
     std::vector<llvm::SmallVector<int, 4>> operandIds, resultIds;
-    /// The model value and operand number of each tensor operand.
+    /// The model value and operand of each tensor operand, then of each
+    /// edge operand of a region op redistributed to a successor input this
+    /// op's result is the source of (`syntheticReads`).
     llvm::SmallVector<int, 4> operandValues;
-    llvm::SmallVector<unsigned, 4> operandNumbers;
+    llvm::SmallVector<OpOperand *, 4> operands;
     /// The model value of each result (-1 for a non-tensor).
     llvm::SmallVector<int, 2> resultValues;
+    /// Successor inputs with a result as source: (result, model value).
+    llvm::SmallVector<std::pair<unsigned, int>, 1> aliases;
   };
   /// A value a segment pays the moves of.
   struct SegmentValue {
@@ -160,7 +191,7 @@ private:
   /// the analysis will plan it (`minRedistributeCost`), memoised.
   double moveCost(int64_t bytes, int64_t rank, int from, int to) const;
   double moveCost(const ModelValue &m, int from, int to) const {
-    return moveCost(m.bytes, m.rank, from, to);
+    return moveCost(m.bytes, m.rank, from, to) * m.weight;
   }
   void buildModel();
   /// Splits the planned ops at the cuts (`segmentRanges`).
@@ -168,8 +199,11 @@ private:
   /// Drops the cuts with too many states between segments solved as 0-1
   /// programs.
   void mergeSegments();
-  /// Results of `op` used after it.
+  /// Results of `op` used after it (directly or as a successor input).
   llvm::SmallVector<unsigned, 2> crossingResults(int64_t op) const;
+  /// The model values an op makes: its tensor results and the successor
+  /// inputs they are the source of.
+  llvm::SmallVector<int, 2> madeValues(const ModelOp &mo) const;
   void buildSegment(Segment &s, const StateList &in);
   std::string segmentKey(const Segment &s) const;
   int sourceOf(const Segment &s, const SegmentValue &sv, int in,
@@ -207,6 +241,10 @@ private:
   double solveChain(ForcedStrategies &forced, double &lowerBound);
   /// Cost of the PyTorch plan in the exact planner's model.
   double pytorchModelCost();
+  /// The most regions of branches around one planned op (the product over
+  /// nested branches; 1 without branches). The objective, summing over a
+  /// branch's regions, is at most this times the dearest-region cost.
+  int64_t branchFactor();
 
   FunctionOpInterface func;
   Block &body;
@@ -226,8 +264,25 @@ private:
   llvm::DenseMap<int64_t, double> segmentCost;
   /// What fixed ops and the return need of values produced by planned ops
   /// (an empty list: any placement will do).
-  llvm::DenseMap<Value, llvm::SmallVector<Placements, 2>> needs;
+  llvm::MapVector<Value, llvm::SmallVector<Placements, 2>> needs;
   const GlobalPlannerOptions &options;
+
+  // Control flow.
+  /// Region ops planned through, in program order, and those whose bodies
+  /// keep PyTorch's plan.
+  llvm::SmallVector<Operation *, 4> transparent;
+  llvm::DenseSet<Operation *> opaque;
+  /// The edges reaching each successor input of the transparent ops (and
+  /// their op).
+  llvm::MapVector<Value, std::pair<Operation *, llvm::SmallVector<OpOperand *, 2>>>
+      inputEdges;
+  /// The value whose placements each successor input takes.
+  llvm::DenseMap<Value, Value> aliasOf;
+  /// Per planned op: edge operands redistributed to one of its results.
+  llvm::DenseMap<int64_t, llvm::SmallVector<std::pair<OpOperand *, unsigned>, 1>>
+      syntheticReads;
+  /// Edge operands redistributed to an input whose source is not planned.
+  llvm::SmallVector<std::pair<OpOperand *, Placements>, 2> fixedTargets;
 
   // The exact planner.
   std::vector<ModelValue> model;
@@ -364,74 +419,224 @@ double Planner::cost(Value v, llvm::ArrayRef<Placement> from,
 }
 
 void Planner::collect() {
-  for (Operation &op : body) {
-    if (!isPlannable(&op))
-      continue;
-    llvm::SmallVector<Placements, 4> current;
-    for (Value v : op.getOperands()) {
-      const FakeTensor *t = pytorch.lookup(v);
-      current.push_back(t ? t->placements : Placements());
-    }
-    PlannedOp p{&op, {}, -1};
-    llvm::SmallVector<ShardingCandidate, 4> all;
-    auto rule = dyn_cast<ShardingRuleOpInterface>(&op);
-    if (!rule || failed(rule.getAllShardingCandidates(mesh, current, all)) ||
-        all.empty())
-      continue;
-    p.candidates.assign(std::make_move_iterator(all.begin()),
-                        std::make_move_iterator(all.end()));
-    addPyTorchStrategy(&op, p.candidates);
-    // An op pinned by `dtensor.specs` keeps its result placements.
-    if (auto specs =
-            op.getAttrOfType<ArrayAttr>(DTensorDialect::kSpecsAttrName)) {
-      llvm::erase_if(p.candidates, [&](const ShardingCandidate &c) {
-        for (auto [attr, ps] : llvm::zip(specs, c.results))
-          if (auto spec = dyn_cast<SpecAttr>(attr))
-            if (!llvm::equal(spec.getPlacements(), ps))
-              return true;
-        return false;
-      });
-      if (p.candidates.empty())
-        continue;
-    }
-    if (options.conserveWork)
-      keepSplitWork(&op, p.candidates);
-    index[&op] = ops.size();
-    ops.push_back(std::move(p));
-  }
+  // A region op whose loop-carried values cannot be followed keeps
+  // PyTorch's plan inside: collect again with its body left out.
+  do {
+    ops.clear();
+    index.clear();
+    transparent.clear();
+    aliasOf.clear();
+    syntheticReads.clear();
+    fixedTargets.clear();
+    collectOps(body);
+  } while (!resolveRegions());
+  collectNeeds();
+  findCutValues();
+}
 
-  // What fixed ops (and everything nested in them) and the return need,
-  // and where they are: after the last planned op before them.
-  int64_t position = -1;
-  for (Operation &op : body) {
-    if (index.count(&op)) {
-      ++position;
-      continue;
-    }
-    op.walk([&](Operation *inner) {
-      for (OpOperand &o : inner->getOpOperands()) {
-        Value v = o.get();
-        Operation *def = v.getDefiningOp();
-        if (!def || !index.count(def) || !isa<RankedTensorType>(v.getType()))
-          continue;
-        if (inner == &op && op.hasTrait<OpTrait::ReturnLike>()) {
-          auto spec = func.getResultAttrOfType<SpecAttr>(
-              o.getOperandNumber(), DTensorDialect::kSpecAttrName);
-          auto &n = needs[v];
-          if (spec)
-            n.push_back(Placements(spec.getPlacements().begin(),
-                                   spec.getPlacements().end()));
-          continue;
-        }
-        const Placements *req = pytorch.getRequiredPlacements(o);
-        needs[v].push_back(req ? *req : pytorch.lookup(v)->placements);
-      }
-      for (Value v : inner->getOperands())
-        if (needs.count(v))
-          sinkPosition[v] = std::max(sinkPosition.lookup(v), position);
+void Planner::addPlannedOp(Operation *op) {
+  llvm::SmallVector<Placements, 4> current;
+  for (Value v : op->getOperands()) {
+    const FakeTensor *t = pytorch.lookup(v);
+    current.push_back(t ? t->placements : Placements());
+  }
+  PlannedOp p{op, {}, -1};
+  llvm::SmallVector<ShardingCandidate, 4> all;
+  auto rule = dyn_cast<ShardingRuleOpInterface>(op);
+  if (!rule || failed(rule.getAllShardingCandidates(mesh, current, all)) ||
+      all.empty())
+    return;
+  p.candidates.assign(std::make_move_iterator(all.begin()),
+                      std::make_move_iterator(all.end()));
+  addPyTorchStrategy(op, p.candidates);
+  // An op pinned by `dtensor.specs` keeps its result placements.
+  if (auto specs =
+          op->getAttrOfType<ArrayAttr>(DTensorDialect::kSpecsAttrName)) {
+    llvm::erase_if(p.candidates, [&](const ShardingCandidate &c) {
+      for (auto [attr, ps] : llvm::zip(specs, c.results))
+        if (auto spec = dyn_cast<SpecAttr>(attr))
+          if (!llvm::equal(spec.getPlacements(), ps))
+            return true;
+      return false;
     });
+    if (p.candidates.empty())
+      return;
   }
+  if (options.conserveWork)
+    keepSplitWork(op, p.candidates);
+  index[op] = ops.size();
+  ops.push_back(std::move(p));
+}
 
+bool Planner::isTransparent(Operation *op) const {
+  auto branch = dyn_cast<RegionBranchOpInterface>(op);
+  if (!branch || isa<ShardingRuleOpInterface>(op) || opaque.contains(op))
+    return false;
+  // Loops with one body (scf.for) and branches (scf.if, scf.index_switch):
+  // the shapes whose successor inputs `resolveRegions` follows.
+  ScopeKind kind = getScopeKind(op);
+  if (kind == ScopeKind::Plain ||
+      (kind == ScopeKind::Loop && op->getNumRegions() != 1))
+    return false;
+  for (Region &region : op->getRegions())
+    if (!region.empty() && !region.hasOneBlock())
+      return false;
+  FailureOr<llvm::SmallVector<RegionEdge>> edges = getRegionEdges(branch);
+  if (failed(edges))
+    return false;
+  // A branch forwards nothing into its regions.
+  return kind == ScopeKind::Loop || llvm::none_of(*edges, [](auto &e) {
+           return !e.from && !e.operands.empty();
+         });
+}
+
+void Planner::collectOps(Block &block) {
+  for (Operation &op : block) {
+    if (isTransparent(&op)) {
+      transparent.push_back(&op);
+      for (Region &region : op.getRegions())
+        for (Block &b : region)
+          collectOps(b);
+      continue;
+    }
+    if (isPlannable(&op))
+      addPlannedOp(&op);
+  }
+}
+
+Value Planner::followInput(Value v, llvm::DenseSet<Value> &visiting) {
+  auto edgesIt = inputEdges.find(v);
+  if (edgesIt == inputEdges.end())
+    return v; // not a successor input: the value itself
+  Operation *owner = edgesIt->second.first;
+  llvm::ArrayRef<OpOperand *> edges = edgesIt->second.second;
+  if (auto it = aliasOf.find(v); it != aliasOf.end())
+    return it->second;
+  if (!visiting.insert(v).second)
+    return Value(); // a cycle of inputs (swapped loop-carried values)
+  // The analysis gives an input the placements of the first terminator that
+  // forwards something else to it (a loop's yield, the first branch), else
+  // those of the entry operand; every other edge is redistributed to it.
+  OpOperand *defining = nullptr;
+  for (bool fromTerminator : {true, false})
+    for (OpOperand *o : edges)
+      if (!defining && o->get() != v &&
+          (o->getOwner() != owner) == fromTerminator)
+        defining = o;
+  Value source = defining ? followInput(defining->get(), visiting) : Value();
+  if (!source)
+    return Value();
+  aliasOf[v] = source;
+  Operation *def = source.getDefiningOp();
+  auto producer = def ? index.find(def) : index.end();
+  for (OpOperand *o : edges) {
+    if (o == defining || o->get() == v)
+      continue;
+    if (producer != index.end())
+      syntheticReads[producer->second].push_back(
+          {o, cast<OpResult>(source).getResultNumber()});
+    else if (const FakeTensor *t = pytorch.lookup(source))
+      fixedTargets.push_back({o, t->placements});
+  }
+  return source;
+}
+
+bool Planner::resolveRegions() {
+  inputEdges.clear();
+  for (Operation *op : transparent) {
+    FailureOr<llvm::SmallVector<RegionEdge>> edges =
+        getRegionEdges(cast<RegionBranchOpInterface>(op));
+    for (const RegionEdge &e : *edges)
+      for (auto [o, in] : llvm::zip_equal(e.operands, e.inputs))
+        if (isa<RankedTensorType>(in.getType())) {
+          auto &list = inputEdges[in];
+          list.first = op;
+          list.second.push_back(o);
+        }
+  }
+  bool resolved = true;
+  for (auto &[in, edges] : inputEdges) {
+    llvm::DenseSet<Value> visiting;
+    if (!followInput(in, visiting)) {
+      opaque.insert(edges.first);
+      resolved = false;
+    }
+  }
+  return resolved;
+}
+
+bool Planner::isPlannedValue(Value v) const {
+  if (auto it = aliasOf.find(v); it != aliasOf.end())
+    v = it->second;
+  Operation *def = v.getDefiningOp();
+  return def && index.count(def) && isa<RankedTensorType>(v.getType());
+}
+
+void Planner::addNeed(Value v, Placements ps, int64_t position) {
+  needs[v].push_back(std::move(ps));
+  sinkPosition[v] = std::max(sinkPosition.lookup(v), position);
+}
+
+void Planner::collectNeeds() {
+  // What fixed ops (and everything nested in them) and the return need,
+  // and where they are: after the last planned op before them. The
+  // terminators of followed region ops need nothing: their operands are
+  // the successor inputs' sources or reads of them.
+  llvm::DenseMap<OpOperand *, Placements> edgeTargets(fixedTargets.begin(),
+                                                      fixedTargets.end());
+  int64_t position = -1;
+  std::function<void(Block &)> visit = [&](Block &block) {
+    for (Operation &op : block) {
+      if (index.count(&op)) {
+        ++position;
+        continue;
+      }
+      if (llvm::is_contained(transparent, &op)) {
+        for (Region &region : op.getRegions())
+          for (Block &b : region)
+            visit(b);
+        // Edges whose input has a fixed source: moved to its placements.
+        for (OpOperand &o : op.getOpOperands())
+          if (auto it = edgeTargets.find(&o);
+              it != edgeTargets.end() && isPlannedValue(o.get()))
+            addNeed(o.get(), it->second, position);
+        for (Region &region : op.getRegions())
+          for (Block &b : region)
+            for (OpOperand &o : b.getTerminator()->getOpOperands())
+              if (auto it = edgeTargets.find(&o);
+                  it != edgeTargets.end() && isPlannedValue(o.get()))
+                addNeed(o.get(), it->second, position);
+        continue;
+      }
+      if (isa<RegionBranchTerminatorOpInterface>(op) &&
+          llvm::is_contained(transparent, op.getParentOp()))
+        continue;
+      op.walk([&](Operation *inner) {
+        for (OpOperand &o : inner->getOpOperands()) {
+          Value v = o.get();
+          if (!isPlannedValue(v))
+            continue;
+          if (inner->hasTrait<OpTrait::ReturnLike>() &&
+              inner->getParentOp() == func.getOperation()) {
+            auto spec = func.getResultAttrOfType<SpecAttr>(
+                o.getOperandNumber(), DTensorDialect::kSpecAttrName);
+            auto &n = needs[v];
+            if (spec)
+              n.push_back(Placements(spec.getPlacements().begin(),
+                                     spec.getPlacements().end()));
+            sinkPosition[v] = std::max(sinkPosition.lookup(v), position);
+            continue;
+          }
+          const Placements *req = pytorch.getRequiredPlacements(o);
+          addNeed(v, req ? *req : pytorch.lookup(v)->placements, position);
+        }
+      });
+    }
+  };
+  visit(body);
+}
+
+void Planner::findCutValues() {
   // Cut values: produced by a planned op and read by several planned ops
   // (created values are free everywhere and never cut).
   for (int64_t i = static_cast<int64_t>(ops.size()) - 1; i >= 0; --i) {
@@ -748,11 +953,20 @@ void Planner::buildModel() {
     auto type = cast<RankedTensorType>(v.getType());
     m.bytes = getTensorByteSize(type);
     m.rank = type.getRank();
-    if (Operation *def = v.getDefiningOp(); def && index.count(def)) {
+    m.weight = static_cast<double>(getExecutionCount(
+        getExecutionScopes(v.getParentBlock(), func.getOperation())));
+    // A successor input has the placements of its source.
+    Value source = aliasOf.lookup(v);
+    if (!source)
+      source = v;
+    if (Operation *def = source.getDefiningOp(); def && index.count(def)) {
       m.producer = index.lookup(def);
-      m.result = cast<OpResult>(v).getResultNumber();
-    } else if (const FakeTensor *t = pytorch.lookup(v);
-               t && !isCreatedValue(v)) {
+      m.result = cast<OpResult>(source).getResultNumber();
+      if (source != v)
+        modelOps[m.producer].aliases.push_back(
+            {m.result, static_cast<int>(model.size() - 1)});
+    } else if (const FakeTensor *t = pytorch.lookup(source);
+               t && !isCreatedValue(source)) {
       m.fixed = intern(t->placements);
       m.free = llvm::all_of(t->placements,
                             [](Placement p) { return p.isReplicate(); });
@@ -769,26 +983,41 @@ void Planner::buildModel() {
   modelOps.resize(ops.size());
   for (auto [i, p] : llvm::enumerate(ops)) {
     ModelOp &mo = modelOps[i];
+    auto addRead = [&](OpOperand &o) {
+      int v = valueOf(o.get());
+      mo.operandValues.push_back(v);
+      mo.operands.push_back(&o);
+      model[v].firstUse = std::min<int64_t>(model[v].firstUse, i);
+      model[v].lastUse = std::max<int64_t>(model[v].lastUse, i);
+    };
     for (OpOperand &o : p.op->getOpOperands())
-      if (isa<RankedTensorType>(o.get().getType())) {
-        int v = valueOf(o.get());
-        mo.operandValues.push_back(v);
-        mo.operandNumbers.push_back(o.getOperandNumber());
-        model[v].firstUse = std::min<int64_t>(model[v].firstUse, i);
-        model[v].lastUse = std::max<int64_t>(model[v].lastUse, i);
-      }
+      if (isa<RankedTensorType>(o.get().getType()))
+        addRead(o);
+    size_t numOwn = mo.operands.size();
+    llvm::SmallVector<std::pair<OpOperand *, unsigned>, 1> synthetic =
+        syntheticReads.lookup(i);
+    for (auto [o, r] : synthetic)
+      addRead(*o);
     for (OpResult r : p.op->getResults())
       mo.resultValues.push_back(
           isa<RankedTensorType>(r.getType()) ? valueOf(r) : -1);
     for (const ShardingCandidate &c : p.candidates) {
       auto &operands = mo.operandIds.emplace_back();
-      for (unsigned n : mo.operandNumbers)
-        operands.push_back(intern(c.operands[n]));
+      for (OpOperand *o : llvm::ArrayRef(mo.operands).take_front(numOwn))
+        operands.push_back(intern(c.operands[o->getOperandNumber()]));
+      // An edge operand is read in the placements of the result it
+      // reaches.
+      for (auto [o, r] : synthetic)
+        operands.push_back(intern(c.results[r]));
       auto &results = mo.resultIds.emplace_back();
       for (auto [r, v] : llvm::enumerate(mo.resultValues))
         results.push_back(v < 0 ? -1 : intern(c.results[r]));
     }
   }
+  // Successor inputs only fixed ops read (a loop's result returned).
+  for (auto &[v, ns] : needs)
+    if (aliasOf.count(v))
+      (void)valueOf(v);
 }
 
 void Planner::findSegments() {
@@ -803,9 +1032,13 @@ void Planner::findSegments() {
     }
   };
   for (const ModelValue &m : model) {
-    if (m.producer >= 0)
+    if (m.producer >= 0) {
+      // A loop-carried value is read before the op that makes it (the
+      // yield's producer): no cut between.
+      if (m.firstUse < m.producer)
+        span(m.firstUse, m.producer);
       span(m.producer + 1, m.lastUse);
-    else if (!m.free)
+    } else if (!m.free)
       span(m.firstUse, m.lastUse);
   }
   int64_t open = 0, start = 0;
@@ -884,16 +1117,14 @@ void Planner::buildSegment(Segment &s, const StateList &in) {
       if (!model[v].free)
         s.values[entry(v)].reads.push_back({i - s.first, k});
     // Results used after the segment are paid for by the next one.
-    for (int v : mo.resultValues)
-      if (v >= 0 && !model[v].sinks.empty() && model[v].lastUse <= s.last)
+    for (int v : madeValues(mo))
+      if (!model[v].sinks.empty() && model[v].lastUse <= s.last)
         s.values[entry(v)].sunk = true;
   }
   if (s.first > 0)
-    for (unsigned r : crossingResults(s.first - 1)) {
-      int v = modelOps[s.first - 1].resultValues[r];
-      if (!model[v].sinks.empty())
+    for (int v : madeValues(modelOps[s.first - 1]))
+      if (!model[v].sinks.empty() && model[v].lastUse >= s.first)
         s.values[entry(v)].sunk = true;
-    }
   // The states after the segment, and each candidate's of the last op.
   const ModelOp &last = modelOps[s.last];
   llvm::SmallVector<unsigned, 2> outs = crossingResults(s.last);
@@ -909,11 +1140,22 @@ void Planner::buildSegment(Segment &s, const StateList &in) {
   s.key = segmentKey(s);
 }
 
+llvm::SmallVector<int, 2> Planner::madeValues(const ModelOp &mo) const {
+  llvm::SmallVector<int, 2> values;
+  for (int v : mo.resultValues)
+    if (v >= 0)
+      values.push_back(v);
+  for (auto [r, v] : mo.aliases)
+    values.push_back(v);
+  return values;
+}
+
 llvm::SmallVector<unsigned, 2> Planner::crossingResults(int64_t op) const {
   llvm::SmallVector<unsigned, 2> results;
-  for (auto [r, v] : llvm::enumerate(modelOps[op].resultValues))
-    if (v >= 0 && model[v].lastUse > op)
-      results.push_back(r);
+  for (int v : madeValues(modelOps[op]))
+    if (model[v].lastUse > op && !llvm::is_contained(results, model[v].result))
+      results.push_back(model[v].result);
+  llvm::sort(results);
   return results;
 }
 
@@ -936,7 +1178,7 @@ std::string Planner::segmentKey(const Segment &s) const {
     const ModelValue &m = model[sv.value];
     for (int64_t x : {int64_t(sv.kind), int64_t(sv.op), int64_t(sv.result),
                       m.bytes, int64_t(m.fixed), int64_t(sv.sunk),
-                      int64_t(sv.reads.size())})
+                      int64_t(m.weight), int64_t(sv.reads.size())})
       appendKey(key, x);
     for (auto [op, k] : sv.reads) {
       appendKey(key, op);
@@ -1392,12 +1634,11 @@ double Planner::pytorchModelCost() {
     placement[v] = intern(t->placements);
     targets[v].assign(m.sinks.begin(), m.sinks.end());
   }
-  for (auto [i, mo] : llvm::enumerate(modelOps))
-    for (auto [v, number] : llvm::zip(mo.operandValues, mo.operandNumbers)) {
+  for (const ModelOp &mo : modelOps)
+    for (auto [v, operand] : llvm::zip(mo.operandValues, mo.operands)) {
       if (placement[v] < 0)
         continue;
-      const Placements *req =
-          pytorch.getRequiredPlacements(ops[i].op->getOpOperand(number));
+      const Placements *req = pytorch.getRequiredPlacements(*operand);
       targets[v].push_back(req ? intern(*req) : placement[v]);
     }
   double total = 0;
@@ -1409,6 +1650,19 @@ double Planner::pytorchModelCost() {
       total += moveCost(m, placement[v], q);
   }
   return total;
+}
+
+int64_t Planner::branchFactor() {
+  int64_t factor = 1;
+  for (const PlannedOp &p : ops) {
+    int64_t regions = 1;
+    for (Operation *op = p.op->getParentOp(); op != func.getOperation();
+         op = op->getParentOp())
+      if (getScopeKind(op) == ScopeKind::Branch)
+        regions *= op->getNumRegions();
+    factor = std::max(factor, regions);
+  }
+  return factor;
 }
 
 llvm::SmallVector<ForcedStrategies, 2> Planner::run(PlannerStats &stats) {
@@ -1427,10 +1681,15 @@ llvm::SmallVector<ForcedStrategies, 2> Planner::run(PlannerStats &stats) {
     ForcedStrategies exact;
     double bound = 0;
     double optimum = solveChain(exact, bound);
-    stats.lowerBound = bound;
+    // The objective counts every region of a branch, the report the
+    // dearest: with branches, a bound on the objective divided by
+    // `branchFactor` bounds the report's cost, and optimality is not
+    // proven.
+    int64_t branches = branchFactor();
+    stats.lowerBound = bound / static_cast<double>(branches);
     if (!std::isinf(optimum)) {
       stats.exact = true;
-      stats.provenOptimal = optimum <= bound + 1e-6;
+      stats.provenOptimal = branches == 1 && optimum <= bound + 1e-6;
       // PyTorch's plan is optimal: the caller keeps it.
       if (stats.provenOptimal && optimum >= pytorchModelCost() - 1e-9)
         return plans;

@@ -168,8 +168,9 @@ struct FunctionReport {
   /// Every execution per call of the function: loops times their trip
   /// count, the dearest region of a branch, callees once per call.
   Tally totals;
-  /// The plan's cost counting each collective once (the planner's
-  /// objective, comparable with PyTorch's plan).
+  /// The plan's cost as the planner counts it (its objective, comparable
+  /// with PyTorch's plan): every execution of a loop, every region of a
+  /// branch, the callees' collectives left to the callees.
   double planCostUs = 0;
   std::optional<double> pytorchCostUs;
   /// Lines the text report ends with.
@@ -749,10 +750,12 @@ void printText(llvm::raw_ostream &os, FunctionOpInterface func,
   os << " comm_bytes/rank=[" << joinIntegers(rep.totals.bytes)
      << "] peak_bytes/rank=[" << joinIntegers(rep.peakBytes) << "]\n";
   printPeak(os, rep);
-  // Loops or calls: the planner's objective counts each collective once.
+  // Branches or calls: the planner's objective counts every region of a
+  // branch and leaves the callees' collectives to them.
   if (std::abs(rep.planCostUs - rep.totals.costUs) > 1e-9)
     os << "plan: comm_cost_us=" << llvm::formatv("{0:F1}", rep.planCostUs)
-       << " counting each collective once\n";
+       << " as the planner counts it (every region of a branch, callees "
+          "apart)\n";
   if (const PlannerStats &stats = plan.plannerStats; stats.exactRequested)
     printPlanner(os, stats, rep.planCostUs);
   for (const std::string &note : rep.notes)

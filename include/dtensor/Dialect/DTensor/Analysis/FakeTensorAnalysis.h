@@ -187,7 +187,10 @@ public:
   /// that a plan costs the same before and after propagation.
   double getCost(const Redistribution &r) const;
 
-  /// Total cost (µs) of the plan's redistributions under the cost model.
+  /// Total cost (µs) of the plan's redistributions under the cost model per
+  /// call of the function, counted as the report counts them: those in a
+  /// loop times its trip count (`getCountedTripCount`), the dearest region
+  /// of a branch.
   double computeCommCost() const;
   /// Total cost (µs) of the PyTorch (greedy) plan of the same function.
   double getPytorchCommCost() const { return pytorchCommCost; }

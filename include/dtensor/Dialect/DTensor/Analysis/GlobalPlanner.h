@@ -1,9 +1,17 @@
 //===- GlobalPlanner.h - whole-function strategy choice ---------*- C++ -*-===//
 //
 // PyTorch DTensor chooses each op's strategy greedily, in program order. The
-// global planner chooses the strategies of all top-level ops of a function
-// together to minimise the total communication cost under the same cost
-// model. With `exact`, the function is cut where every value made before a
+// global planner chooses the strategies of all ops of a function together,
+// those inside loops with one body (scf.for) and branches (scf.if) included,
+// to minimise the total communication cost under the same cost model, every
+// move counted as often as it runs (the trip counts of the loops around the
+// value it moves; `kUnknownTripCount` for a loop without a static one). A
+// loop-carried value (and a branch's result) has the placements of its
+// source, the op making what the first terminator forwards (the analysis's
+// fixed point under forced strategies); the other edges into it (the init
+// operand, the other branches) are redistributed to it once. A region op
+// whose inputs cannot be followed (swapped loop-carried values, scf.while)
+// keeps PyTorch's plan inside. Called functions are planned on their own. With `exact`, the function is cut where every value made before a
 // point and read after it is a result of the op just before it (an MLP
 // layer's activation, a Block stack's residual stream); each segment between
 // two cuts is solved for every pair of placements of its cut values, by
@@ -72,10 +80,10 @@ struct GlobalPlannerOptions {
   double timeLimitSeconds = 10;
 };
 
-/// Plans the top-level ops of `func`. `pytorch` is the function's greedy
-/// plan: values the planner does not choose (arguments, results of control
-/// flow and calls) keep their placements there, and those ops keep their
-/// requirements. Returns the plans worth trying, best first (none: nothing
+/// Plans the ops of `func`. `pytorch` is the function's greedy
+/// plan: values the planner does not choose (arguments, results of calls
+/// and of control flow it does not follow) keep their placements there, and
+/// those ops keep their requirements. Returns the plans worth trying, best first (none: nothing
 /// cheaper than PyTorch's was found): the exact one, and the heuristic's
 /// when the exact one is not proven optimal.
 llvm::SmallVector<ForcedStrategies, 2> planFunctionGlobally(FunctionOpInterface func,

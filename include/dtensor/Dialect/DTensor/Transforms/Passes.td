@@ -98,7 +98,8 @@ def DTensorFakeReport : Pass<"dtensor-fake-report", "::mlir::ModuleOp"> {
     collectives count once per call site (section `calls`). Each collective
     row names the loops and branches around it (`x6 in scf.for (f.mlir:12:10),
     scf.for (f.mlir:11:8)`, innermost first); `totals.plan_comm_cost_us` is
-    the plan's cost counting each collective once (the planner's objective).
+    the plan's cost as the comparison with PyTorch's plan counts it (the
+    same, but a caller's leaves its callees' collectives out).
 
     Each collective says why it is there: the op (and operand) that reads
     the redistributed value with its location, the placements it goes from
