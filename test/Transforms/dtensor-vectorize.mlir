@@ -79,12 +79,19 @@ func.func @reduce_columns(%x: memref<4x32xf32>, %o: memref<32xf32>) {
 
 // -----
 
-// A dynamic innermost reduction is tiled; each tile is a masked reduction.
+// A dynamic innermost reduction is tiled; in each tile the lanes past the
+// row's end are set to the identity of the max (-inf) before an unmasked
+// reduction (they were read as poison; the masked reduction's lowering let
+// them take part).
 // CHECK-LABEL: func.func @reduce_dynamic
+// CHECK: %[[NEG:.*]] = arith.constant dense<0xFF800000> : vector<32xf32>
 // CHECK: scf.for
 // CHECK: scf.for
 // CHECK: %[[M:.*]] = vector.create_mask %{{.*}} : vector<32xi1>
-// CHECK: vector.mask %[[M]] { vector.reduction <maxnumf>
+// CHECK: %[[R:.*]] = vector.transfer_read %{{.*}}, %[[M]]
+// CHECK: %[[S:.*]] = arith.select %[[M]], %[[R]], %[[NEG]] : vector<32xi1>, vector<32xf32>
+// CHECK-NOT: vector.mask
+// CHECK: vector.reduction <maxnumf>, %[[S]], %{{.*}} : vector<32xf32> into f32
 func.func @reduce_dynamic(%x: memref<8x?xf32>, %o: memref<8xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
                   iterator_types = ["parallel", "reduction"]}

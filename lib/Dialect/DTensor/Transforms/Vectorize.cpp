@@ -170,11 +170,80 @@ LogicalResult tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op,
   return success();
 }
 
+/// The identity of a min/max combining kind on `element` (-inf for a float
+/// max, the largest integer for a signed min, ...); null for other kinds.
+TypedAttr getMinMaxIdentity(vector::CombiningKind kind, Type element) {
+  using Kind = vector::CombiningKind;
+  if (auto f = dyn_cast<FloatType>(element)) {
+    const llvm::fltSemantics &sem = f.getFloatSemantics();
+    switch (kind) {
+    case Kind::MAXIMUMF:
+    case Kind::MAXNUMF:
+      return FloatAttr::get(f, APFloat::getInf(sem, /*Negative=*/true));
+    case Kind::MINIMUMF:
+    case Kind::MINNUMF:
+      return FloatAttr::get(f, APFloat::getInf(sem, /*Negative=*/false));
+    default:
+      return {};
+    }
+  }
+  auto i = dyn_cast<IntegerType>(element);
+  if (!i)
+    return {};
+  unsigned width = i.getWidth();
+  switch (kind) {
+  case Kind::MAXSI:
+    return IntegerAttr::get(i, APInt::getSignedMinValue(width));
+  case Kind::MINSI:
+    return IntegerAttr::get(i, APInt::getSignedMaxValue(width));
+  case Kind::MAXUI:
+    return IntegerAttr::get(i, APInt::getMinValue(width));
+  case Kind::MINUI:
+    return IntegerAttr::get(i, APInt::getMaxValue(width));
+  default:
+    return {};
+  }
+}
+
+/// A masked min/max `vector.reduction` (a partial tile of a reduction over
+/// a dynamic dim) as the unmasked reduction of the vector with its masked
+/// lanes set to the kind's identity. With the masked form left to
+/// upstream's lowering (MLIR 22), the masked lanes (read as poison) took
+/// part: the max of a row of negative numbers on an uneven shard came out
+/// as -1.4e-45 instead of the row's max.
+struct MaskedMinMaxReductionAsSelect : OpRewritePattern<vector::MaskOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::MaskOp mask,
+                                PatternRewriter &rewriter) const override {
+    auto reduction =
+        dyn_cast_or_null<vector::ReductionOp>(mask.getMaskableOp());
+    if (!reduction || mask.hasPassthru())
+      return rewriter.notifyMatchFailure(mask, "not a masked reduction");
+    VectorType type = reduction.getSourceVectorType();
+    TypedAttr identity =
+        getMinMaxIdentity(reduction.getKind(), type.getElementType());
+    if (!identity || mask.getMask().getType() != type.clone(rewriter.getI1Type()))
+      return rewriter.notifyMatchFailure(mask, "not a min/max reduction");
+    Location loc = mask.getLoc();
+    Value fill = arith::ConstantOp::create(
+        rewriter, loc, DenseElementsAttr::get(type, identity));
+    Value kept = arith::SelectOp::create(rewriter, loc, mask.getMask(),
+                                         reduction.getVector(), fill);
+    rewriter.replaceOpWithNewOp<vector::ReductionOp>(
+        mask, reduction.getKind(), kept, reduction.getAcc(),
+        reduction.getFastmath());
+    return success();
+  }
+};
+
 /// First step of the lowering: reductions over unit dims (an outer reduction
 /// loop tiled by one) become elementwise combines, the others
-/// `vector.reduction`s; masks are folded into the transfers.
+/// `vector.reduction`s; masks are folded into the transfers, and those of
+/// min/max reductions into a select of the identity.
 void populateReductionLoweringPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
+  patterns.add<MaskedMinMaxReductionAsSelect>(ctx);
   vector::MultiDimReductionOp::getCanonicalizationPatterns(patterns, ctx);
   vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
   vector::populateVectorMultiReductionLoweringPatterns(
@@ -220,6 +289,8 @@ struct DivideByBroadcastAsMultiply : OpRewritePattern<arith::DivFOp> {
 /// left to convert-vector-to-llvm: their lowering patterns and the
 /// leading-unit-dim patterns undo each other.
 void populateVectorCleanupPatterns(RewritePatternSet &patterns) {
+  patterns.add<MaskedMinMaxReductionAsSelect>(patterns.getContext(),
+                                              /*benefit=*/2);
   vector::populateVectorMaskOpLoweringPatterns(patterns);
   vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
   vector::populateVectorTransferDropUnitDimsPatterns(patterns);
