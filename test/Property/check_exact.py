@@ -89,9 +89,11 @@ def mesh_decl(mesh):
     return 'dtensor.mesh @mesh = <["x" = %d]>' % mesh
 
 
-def report(opt, text, strategy, split=False):
-    cmd = [opt, "-", "--dtensor-fake-report=format=json compare-pytorch=1 "
-           "strategy=" + strategy, "-o", "/dev/null"]
+def report(opt, text, strategy, split=False, budget=None):
+    option = "format=json compare-pytorch=1 strategy=" + strategy
+    if budget:
+        option += " max-bytes-per-rank=%d" % budget
+    cmd = [opt, "-", "--dtensor-fake-report=" + option, "-o", "/dev/null"]
     if split:
         cmd.insert(2, "--split-input-file")
     r = subprocess.run(cmd, input=text, capture_output=True, text=True,
@@ -132,15 +134,86 @@ def check(opt, seed, out_dir):
     return ("ok", e, brute, planner.get("proven_optimal", False), g), prog
 
 
+def check_budget(opt, seed, out_dir):
+    """Under a budget halfway between the least peak of the brute force's
+    plans (every op's result pinned, strategy=exact) and the unconstrained
+    exact plan's peak: strategy=exact with max-bytes-per-rank must find a
+    plan that fits, at most as dear as the cheapest brute-force plan that
+    fits. None when the budget is trivial."""
+    mesh, n, args, ops = generate(seed)
+    prog = mesh_decl(mesh) + "\n" + render("prog", mesh, n, args, ops)
+    rc, ex, err = report(opt, prog, "exact")
+    if rc != 0:
+        return "exact report failed: " + err.strip().splitlines()[0], prog
+    free_peak = max(ex["prog"]["totals"]["peak_bytes"])
+    chunks = []
+    for i, pins in enumerate(itertools.product(PLACEMENTS, repeat=len(ops))):
+        chunks.append(mesh_decl(mesh) + "\n" +
+                      render("c%d" % i, mesh, n, args, ops, list(pins)))
+    # strategy=exact: the moves take the same (cheapest) steps as in the
+    # planner's plans, whose temporaries differ from PyTorch's steps'.
+    _, bf, _ = report(opt, "\n// -----\n".join(chunks), "exact", split=True)
+    plans = [(f["totals"]["comm_cost_us"], max(f["totals"]["peak_bytes"]))
+             for f in bf.values()]
+    least = min(p for _, p in plans)
+    if least >= free_peak:
+        return None, prog
+    budget = (least + free_peak) // 2
+    brute = min(c for c, p in plans if p <= budget)
+    rc, fx, err = report(opt, prog, "exact", budget=budget)
+    if rc != 0:
+        return ("missed: no plan within %d bytes, brute force %.4f" %
+                (budget, brute)), prog
+    f = fx["prog"]
+    cost, peak = f["totals"]["comm_cost_us"], max(f["totals"]["peak_bytes"])
+    if peak > budget:
+        return "peak %d above the budget %d" % (peak, budget), prog
+    if cost > brute + 1e-6:
+        return ("worse: %.4f above brute force %.4f within %d bytes" %
+                (cost, brute, budget)), prog
+    return ("ok", cost, brute, f.get("planner", {}).get("under_budget", False)), prog
+
+
+def main_budget(a, seeds):
+    fits = below = equal = worse = trivial = solved = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
+        results = list(ex.map(lambda s: check_budget(a.opt, s, a.out_dir), seeds))
+    for seed, (res, prog) in zip(seeds, results):
+        if res is None:
+            trivial += 1
+            continue
+        if isinstance(res, str):
+            worse += 1
+            path = os.path.join(a.out_dir, "seed_%d.mlir" % seed)
+            with open(path, "w") as f:
+                f.write(prog + "\n")
+            print("FAIL seed %d: %s (%s)" % (seed, res, path))
+            continue
+        _, cost, brute, under = res
+        fits += 1
+        solved += under
+        if cost < brute - 1e-6:
+            below += 1
+        else:
+            equal += 1
+    print("budget programs: %d trivial: %d fits: %d by_solver: %d below_brute: %d "
+          "equal: %d worse: %d" % (len(seeds), trivial, fits, solved, below, equal, worse))
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--opt", required=True)
     ap.add_argument("--seeds", default="0:100")
     ap.add_argument("--out-dir", default="/tmp/check_exact")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--budget", action="store_true",
+                    help="check max-bytes-per-rank against brute force")
     a = ap.parse_args(argv)
     seeds = list(gen_random.parse_range(a.seeds))
     os.makedirs(a.out_dir, exist_ok=True)
+    if a.budget:
+        return main_budget(a, seeds)
     below = equal = worse = unproven = beats_global = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
         results = list(ex.map(lambda s: check(a.opt, s, a.out_dir), seeds))

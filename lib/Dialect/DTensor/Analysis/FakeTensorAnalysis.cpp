@@ -11,6 +11,7 @@
 #include "dtensor/Support/ShardingMath.h"
 
 #include <cmath>
+#include <optional>
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -925,8 +926,63 @@ FakeTensorAnalysis::fitBudget(FunctionOpInterface func,
     }
     return best;
   };
-  return fitMemoryBudget(func, std::move(plan), options.maxBytesPerRank,
-                         replan);
+  // A budget the plan fits changes nothing.
+  MemoryPeak peak = computeMemoryPeak(func, *plan);
+  if (peak.bytes[peak.getWorstRank()] <= options.maxBytesPerRank)
+    return std::move(plan);
+  std::unique_ptr<FunctionPlan> solved =
+      options.strategy == StrategyMode::PyTorch
+          ? nullptr
+          : planUnderBudget(func, *plan, pytorchCost);
+  const FunctionPlan *original = plan.get();
+  FailureOr<std::unique_ptr<FunctionPlan>> greedy = failure();
+  {
+    // The greedy fit may still be cheaper (the solver's memory model is an
+    // upper bound); its failure is no error when the solver's plan fits.
+    std::optional<ScopedDiagnosticHandler> quiet;
+    if (solved)
+      quiet.emplace(func.getContext(), [](Diagnostic &) { return success(); });
+    greedy = fitMemoryBudget(func, std::move(plan), options.maxBytesPerRank,
+                             replan);
+  }
+  if (::mlir::succeeded(greedy) &&
+      (!solved ||
+       (*greedy)->computeCommCost() < solved->computeCommCost() - 1e-9)) {
+    // Ops constrained greedily: the plan is optimal only if it reaches the
+    // unconstrained bound.
+    FunctionPlan &p = **greedy;
+    if (&p != original)
+      p.plannerStats.provenOptimal &=
+          p.computeCommCost() <= p.plannerStats.lowerBound + 1e-6;
+    return std::move(*greedy);
+  }
+  if (!solved)
+    return failure();
+  return std::move(solved);
+}
+
+std::unique_ptr<FunctionPlan>
+FakeTensorAnalysis::planUnderBudget(FunctionOpInterface func,
+                                    const FunctionPlan &plan,
+                                    double pytorchCost) {
+  GlobalPlannerOptions plannerOptions;
+  plannerOptions.exact = true;
+  plannerOptions.conserveWork = options.strategy == StrategyMode::Global;
+  plannerOptions.maxBytesPerRank = options.maxBytesPerRank;
+  PlannerStats stats;
+  std::optional<ForcedStrategies> forced =
+      planFunctionUnderBudget(func, plan, plannerOptions, &stats);
+  if (!forced)
+    return nullptr;
+  stats.underBudget = true;
+  std::unique_ptr<FunctionPlan> p =
+      propagateForced(func, *forced, pytorchCost, stats);
+  if (!p)
+    return nullptr;
+  MemoryPeak peak = computeMemoryPeak(func, *p);
+  if (peak.bytes[peak.getWorstRank()] > options.maxBytesPerRank)
+    return nullptr;
+  return p;
 }
 
 FunctionPlan *FakeTensorAnalysis::analyze(FunctionOpInterface func) {

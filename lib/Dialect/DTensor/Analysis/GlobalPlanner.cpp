@@ -20,9 +20,11 @@
 #include "dtensor/Dialect/DTensor/Analysis/ExecutionCount.h"
 #include "dtensor/Dialect/DTensor/Analysis/RegionEdges.h"
 #include "dtensor/Support/CostModel.h"
+#include "dtensor/Support/MemoryPeak.h"
 #include "dtensor/Support/MinSumElimination.h"
 #include "dtensor/Support/MixedIntegerProgram.h"
 #include "dtensor/Support/RedistributePlan.h"
+#include "dtensor/Support/ShardingMath.h"
 
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -34,6 +36,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -51,6 +54,22 @@ struct Entry {
 };
 using Entries = llvm::SmallVector<Entry, 4>;
 
+/// Choice variables grouped by the placement (id) they give a value.
+using PlacementTerms =
+    llvm::SmallVector<std::pair<int, llvm::SmallVector<int, 4>>, 4>;
+
+/// A buffer of the memory rows: the points it is live at, bytes that do
+/// not depend on the plan, and terms `bytes * variable` that do.
+struct Buffer {
+  int64_t from = 0, to = 0;
+  double constant = 0;
+  llvm::SmallVector<std::pair<int, double>, 4> terms;
+};
+
+/// Rows `u >= sum(vars) + offset` of an indicator variable u.
+using IndicatorRows =
+    llvm::SmallVector<std::pair<llvm::SmallVector<int, 4>, double>, 4>;
+
 /// A planned op.
 struct PlannedOp {
   Operation *op;
@@ -67,6 +86,8 @@ public:
         mesh(pytorch.getMeshShape()), options(options) {}
 
   llvm::SmallVector<ForcedStrategies, 2> run(PlannerStats &stats);
+  /// The plan of `solveUnderBudget`, if one is found.
+  std::optional<ForcedStrategies> runUnderBudget(PlannerStats &stats);
 
 private:
   bool isPlannable(Operation *op) const;
@@ -232,8 +253,41 @@ private:
   void addValueMoves(MixedIntegerProgram &mip, const Segment &s,
                      const SegmentValue &sv, int in,
                      llvm::ArrayRef<llvm::SmallVector<int, 8>> x);
+  /// Rows added to a segment's 0-1 program, given the variables of each
+  /// op's candidates.
+  using ExtraRows = llvm::function_ref<void(
+      MixedIntegerProgram &, llvm::ArrayRef<llvm::SmallVector<int, 8>>)>;
   /// The segment as a 0-1 program from state `in` to state `out`.
-  PairSolution solveProgram(const Segment &s, int in, int out);
+  PairSolution solveProgram(const Segment &s, int in, int out,
+                            ExtraRows extraRows = {});
+  /// With `maxBytesPerRank`: the whole function as one 0-1 program whose
+  /// rows also bound the bytes live at every top-level op; false (nothing
+  /// set) where the function is outside the model or no plan is found.
+  bool solveUnderBudget(ForcedStrategies &forced, PlannerStats &stats);
+  /// Adds the memory rows of `solveUnderBudget`.
+  void addMemoryRows(MixedIntegerProgram &mip,
+                     llvm::ArrayRef<llvm::SmallVector<int, 8>> x);
+  struct MemoryPoints;
+  /// The buffers of the model values: each in the placements it is made
+  /// and read in, its copies and their temporaries.
+  void addValueBuffers(MixedIntegerProgram &mip,
+                       llvm::ArrayRef<llvm::SmallVector<int, 8>> x,
+                       const MemoryPoints &points,
+                       std::vector<Buffer> &buffers);
+  /// The temporaries of moving `v` to `q` from where it is made (`made`,
+  /// or the fixed placement `fixed`); `wants` gives the rows of the reads
+  /// wanting a placement (and whether a fixed op or the return does).
+  void addTemporaries(
+      MixedIntegerProgram &mip, Value v, int q, const PlacementTerms &made,
+      int fixed, Buffer &b,
+      llvm::function_ref<void(int, IndicatorRows &, bool &)> wants);
+  /// The largest local bytes over the ranks of `v` in placement `id`.
+  int64_t localBytes(Value v, int id) const;
+  /// The largest bytes over the ranks of the temporaries of moving `v`
+  /// from placement `from` to `to` beyond its result
+  /// (`computeRedistributionBuffers`), memoised.
+  int64_t copyTemporaries(Value v, int from, int to);
+  std::map<std::tuple<void *, int, int>, int64_t> temporaries;
   /// The table of a segment, solved once per distinct segment.
   const std::vector<PairSolution> &solveSegment(const Segment &s);
   /// Dynamic programming over the chain of segments: fills `forced` with
@@ -1397,10 +1451,6 @@ void Planner::enumerateSegment(const Segment &s,
 }
 
 namespace {
-/// Choice variables grouped by the placement (id) they give a value.
-using PlacementTerms =
-    llvm::SmallVector<std::pair<int, llvm::SmallVector<int, 4>>, 4>;
-
 void addTerm(PlacementTerms &terms, int id, int var) {
   auto it = llvm::find_if(terms, [&](const auto &t) { return t.first == id; });
   if (it == terms.end())
@@ -1490,8 +1540,8 @@ void Planner::addValueMoves(MixedIntegerProgram &mip, const Segment &s,
     }
 }
 
-Planner::PairSolution Planner::solveProgram(const Segment &s, int in,
-                                            int out) {
+Planner::PairSolution Planner::solveProgram(const Segment &s, int in, int out,
+                                            ExtraRows extraRows) {
   MixedIntegerProgram mip;
   int64_t n = s.last - s.first + 1;
   std::vector<llvm::SmallVector<int, 8>> x(n);
@@ -1515,6 +1565,8 @@ Planner::PairSolution Planner::solveProgram(const Segment &s, int in,
   }
   for (const SegmentValue &sv : s.values)
     addValueMoves(mip, s, sv, in, x);
+  if (extraRows)
+    extraRows(mip, x);
   auto start = std::chrono::steady_clock::now();
   MixedIntegerProgram::Result result =
       mip.solve(options.nodeLimit, secondsLeft);
@@ -1652,6 +1704,401 @@ double Planner::pytorchModelCost() {
   return total;
 }
 
+//===----------------------------------------------------------------------===//
+// The exact planner under a memory budget
+//===----------------------------------------------------------------------===//
+//
+// One 0-1 program for the whole function: the moves as in `solveProgram`,
+// and per top-level op a row bounding the bytes live there. Buffers follow
+// `MemoryLiveness`: a value is live at its definition in the placement it
+// is made in, and after it, in each placement q, until the last read that
+// wants q (the value itself if it is in q, else its copy, made right after
+// the definition); fixed ops and the return read at the value's last use.
+// Created values (empties, fills) are built in each placement the planned
+// ops reading them want, live to their last use. Sizes are the largest
+// shard over the ranks, so a row bounds every rank's bytes (an upper bound
+// where shards are uneven). The temporaries of the collectives are left
+// out: the caller checks the real peak of the plan.
+
+int64_t Planner::localBytes(Value v, int id) const {
+  auto type = cast<RankedTensorType>(v.getType());
+  llvm::SmallVector<int64_t> bytes = computeAllLocalBytes(
+      type.getShape(), getElementByteSize(type.getElementType()), mesh,
+      placementTable[id]);
+  return *llvm::max_element(bytes);
+}
+
+int64_t Planner::copyTemporaries(Value v, int from, int to) {
+  auto [it, inserted] =
+      temporaries.try_emplace({v.getAsOpaquePointer(), from, to}, 0);
+  if (!inserted)
+    return it->second;
+  auto type = cast<RankedTensorType>(v.getType());
+  int64_t element = getElementByteSize(type.getElementType());
+  const Placements &src = placementTable[from], &dst = placementTable[to];
+  // As `FunctionPlan::planRedistributions`: through R where there is no
+  // direct plan.
+  llvm::SmallVector<RedistributeStep> steps, second;
+  std::string error;
+  int64_t bytes = getTensorByteSize(type);
+  std::optional<Placements> mid = getReplicatedIntermediate(src, dst);
+  bool planned =
+      mid ? planRedistributeMinCost(src, *mid, mesh, bytes, type.getRank(),
+                                    steps, error) &&
+                planRedistributeMinCost(*mid, dst, mesh, bytes,
+                                        type.getRank(), second, error)
+          : planRedistributeMinCost(src, dst, mesh, bytes, type.getRank(),
+                                    steps, error);
+  if (!planned)
+    return 0;
+  llvm::append_range(steps, second);
+  llvm::SmallVector<int64_t> temps =
+      computeRedistributionBuffers(type.getShape(), element, mesh, steps);
+  llvm::SmallVector<int64_t> result =
+      computeAllLocalBytes(type.getShape(), element, mesh, dst);
+  int64_t largest = 0;
+  for (auto [t, r] : llvm::zip_equal(temps, result))
+    largest = std::max(largest, t - r);
+  it->second = largest;
+  return largest;
+}
+
+namespace {
+/// A new u in [0, 1] with u >= sum(vars) + offset - sum(minus) for each
+/// row: 1 when one of them is (the solver keeps it as low as the rows let
+/// it; the memory rows push it down).
+int addIndicator(MixedIntegerProgram &mip, const IndicatorRows &rows,
+                 llvm::ArrayRef<int> minus = {}) {
+  int u = mip.addVariable(0, 1, 0, /*integer=*/false);
+  for (const auto &[vars, offset] : rows) {
+    llvm::SmallVector<std::pair<int, double>, 8> row{{u, 1.0}};
+    for (int var : vars)
+      row.push_back({var, -1.0});
+    for (int var : minus)
+      row.push_back({var, 1.0});
+    mip.addRow(row, offset, MixedIntegerProgram::kInfinity);
+  }
+  return u;
+}
+} // namespace
+
+/// Points of the memory rows (as the positions of `MemoryLiveness`): 0 the
+/// start of the body (the arguments live), 1 + i the moves of the i-th
+/// argument moved (one after the other), then for top-level op t: 1+A+2t
+/// the op running (its operands and results live), 2+A+2t right after it
+/// (the moves of its results), A the number of arguments.
+struct Planner::MemoryPoints {
+  llvm::DenseMap<Operation *, int64_t> op;
+  Block *body;
+  int64_t numArgs = 0;
+  /// The point of each argument's moves: in the order the analysis lists
+  /// them (program order of the first operand reading the argument).
+  llvm::SmallVector<int64_t> argPoint;
+  int64_t at(Operation *o) const { return 1 + numArgs + 2 * op.lookup(o); }
+  /// Where `v` is made (the arguments: live from the start), and where
+  /// its moves run.
+  int64_t made(Value v) const {
+    Operation *def = v.getDefiningOp();
+    return def ? at(def) : 0;
+  }
+  int64_t moved(Value v) const {
+    if (Operation *def = v.getDefiningOp())
+      return at(def) + 1;
+    return 1 + argPoint[cast<BlockArgument>(v).getArgNumber()];
+  }
+  int64_t lastUse(Value v) const {
+    int64_t last = made(v);
+    for (Operation *user : v.getUsers())
+      if (Operation *top = body->findAncestorOpInBlock(*user))
+        last = std::max(last, at(top));
+    return last;
+  }
+  int64_t size() const {
+    return 1 + numArgs + 2 * static_cast<int64_t>(op.size());
+  }
+};
+
+void Planner::addValueBuffers(MixedIntegerProgram &mip,
+                              llvm::ArrayRef<llvm::SmallVector<int, 8>> x,
+                              const MemoryPoints &points,
+                              std::vector<Buffer> &buffers) {
+  // The reads of each model value: where, and per placement the reader's
+  // candidates wanting it; fixed ops and the return read at the last use.
+  struct Read {
+    int64_t at;
+    PlacementTerms wants;
+    int fixedWant = -1;
+  };
+  std::vector<llvm::SmallVector<Read, 2>> reads(model.size());
+  for (auto [i, mo] : llvm::enumerate(modelOps))
+    for (auto [k, v] : llvm::enumerate(mo.operandValues)) {
+      Read &r = reads[v].emplace_back();
+      r.at = points.at(ops[i].op);
+      for (auto [c, ids] : llvm::enumerate(mo.operandIds))
+        addTerm(r.wants, ids[k], x[i][c]);
+    }
+  for (auto [id, m] : llvm::enumerate(model))
+    for (int q : m.sinks)
+      reads[id].push_back({points.lastUse(m.value), {}, q});
+  for (auto [id, m] : llvm::enumerate(model)) {
+    Value v = m.value;
+    if (m.producer < 0 && isCreatedValue(v))
+      continue; // built where it is read (`addMemoryRows`)
+    PlacementTerms made;
+    if (m.producer >= 0)
+      for (auto [c, ids] : llvm::enumerate(modelOps[m.producer].resultIds))
+        addTerm(made, ids[m.result], x[m.producer][c]);
+    int fixed = m.producer >= 0 ? -1 : intern(pytorch.lookup(v)->placements);
+    // In q (the value, or its copy) while a read at or after `from` wants
+    // q; `copy`: not counting the value itself.
+    auto wanted = [&](int q, int64_t from, bool copy, Buffer &b) {
+      IndicatorRows rows;
+      bool always = false;
+      const llvm::SmallVector<int, 4> *makes = findTerms(made, q);
+      for (const Read &r : reads[id]) {
+        if (r.at < from)
+          continue;
+        if (r.fixedWant == q)
+          always = true;
+        else if (const llvm::SmallVector<int, 4> *w = findTerms(r.wants, q))
+          rows.push_back({*w, 0.0});
+      }
+      if (always)
+        rows = {{{}, 1.0}};
+      if (rows.empty() || (copy && q == fixed))
+        return;
+      double bytes = double(localBytes(v, q));
+      // A fixed value wanted in q by a fixed op: there for sure.
+      if (always && fixed >= 0) {
+        b.constant += bytes;
+        return;
+      }
+      // u >= want (the value or its copy), or u >= want - made in q (the
+      // copy alone).
+      llvm::ArrayRef<int> minus;
+      if (copy && makes)
+        minus = *makes;
+      b.terms.push_back({addIndicator(mip, rows, minus), bytes});
+    };
+    llvm::SmallVector<int, 4> placements;
+    for (const auto &[q, vars] : made)
+      placements.push_back(q);
+    if (fixed >= 0)
+      placements.push_back(fixed);
+    for (const Read &r : reads[id]) {
+      for (const auto &[q, vars] : r.wants)
+        if (!llvm::is_contained(placements, q))
+          placements.push_back(q);
+      if (r.fixedWant >= 0 && !llvm::is_contained(placements, r.fixedWant))
+        placements.push_back(r.fixedWant);
+    }
+    // Made: the value in the placement its op makes it in; moved: also
+    // every copy and the temporaries of their collectives (the moves run
+    // one after the other: an upper bound).
+    int64_t moved = points.moved(v);
+    auto original = [&](Buffer &b) {
+      if (fixed >= 0)
+        b.constant += double(localBytes(v, fixed));
+      for (const auto &[q, vars] : made)
+        for (int var : vars)
+          b.terms.push_back({var, double(localBytes(v, q))});
+    };
+    // Before its moves: an argument from the start, a result at its op.
+    if (int64_t from = points.made(v); from < moved) {
+      Buffer &b = buffers.emplace_back();
+      b.from = from;
+      b.to = moved - 1;
+      original(b);
+    }
+    {
+      Buffer b;
+      b.from = b.to = moved;
+      original(b);
+      for (int q : placements) {
+        wanted(q, moved, /*copy=*/true, b);
+        addTemporaries(mip, v, q, made, fixed, b,
+                       [&](int q2, IndicatorRows &rows, bool &always) {
+                         for (const Read &r : reads[id]) {
+                           if (r.fixedWant == q2)
+                             always = true;
+                           else if (const auto *w = findTerms(r.wants, q2))
+                             rows.push_back({*w, 0.0});
+                         }
+                       });
+      }
+      buffers.push_back(std::move(b));
+    }
+    // After the moves: in q until the last read wanting q.
+    llvm::SmallVector<int64_t, 4> ends;
+    for (const Read &r : reads[id])
+      if (r.at > moved)
+        ends.push_back(r.at);
+    llvm::sort(ends);
+    ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
+    int64_t from = moved + 1;
+    for (int64_t end : ends) {
+      Buffer b;
+      b.from = from;
+      b.to = end;
+      for (int q : placements)
+        wanted(q, end, /*copy=*/false, b);
+      buffers.push_back(std::move(b));
+      from = end + 1;
+    }
+  }
+}
+
+void Planner::addTemporaries(
+    MixedIntegerProgram &mip, Value v, int q, const PlacementTerms &made,
+    int fixed, Buffer &b,
+    llvm::function_ref<void(int, IndicatorRows &, bool &)> wants) {
+  IndicatorRows wanted;
+  bool always = false;
+  wants(q, wanted, always);
+  if (!always && wanted.empty())
+    return;
+  auto add = [&](int p, llvm::ArrayRef<int> makesP) {
+    double temps = p == q ? 0.0 : double(copyTemporaries(v, p, q));
+    if (temps <= 0)
+      return;
+    if (makesP.empty() && always) {
+      b.constant += temps;
+      return;
+    }
+    // Made in p (unless fixed) and wanted in q.
+    IndicatorRows rows;
+    if (always)
+      rows.push_back({llvm::SmallVector<int, 4>(makesP), 0.0});
+    for (const auto &[w, offset] : wanted) {
+      llvm::SmallVector<int, 4> both(w);
+      llvm::append_range(both, makesP);
+      rows.push_back({both, makesP.empty() ? 0.0 : -1.0});
+    }
+    b.terms.push_back({addIndicator(mip, rows), temps});
+  };
+  if (fixed >= 0)
+    add(fixed, {});
+  for (const auto &[p, vars] : made)
+    add(p, vars);
+}
+
+void Planner::addMemoryRows(MixedIntegerProgram &mip,
+                            llvm::ArrayRef<llvm::SmallVector<int, 8>> x) {
+  MemoryPoints points;
+  points.body = &body;
+  points.numArgs = body.getNumArguments();
+  for (Operation &op : body)
+    points.op[&op] = static_cast<int64_t>(points.op.size());
+  // Arguments by their first reader (op, then operand), unread ones last.
+  llvm::SmallVector<std::pair<std::pair<int64_t, unsigned>, unsigned>> order;
+  for (BlockArgument arg : body.getArguments()) {
+    std::pair<int64_t, unsigned> first = {points.op.size(), 0};
+    for (OpOperand &use : arg.getUses())
+      if (Operation *top = body.findAncestorOpInBlock(*use.getOwner()))
+        first = std::min(first, std::make_pair(points.op.lookup(top),
+                                               use.getOperandNumber()));
+    order.push_back({first, arg.getArgNumber()});
+  }
+  llvm::sort(order);
+  points.argPoint.resize(order.size());
+  for (auto [i, entry] : llvm::enumerate(order))
+    points.argPoint[entry.second] = static_cast<int64_t>(i);
+  std::vector<Buffer> buffers;
+  addValueBuffers(mip, x, points, buffers);
+  // Created values (empties, fills, constants) are built in each placement
+  // the planned ops reading them (through other created values) want.
+  std::function<void(Value, PlacementTerms &)> wantsOf =
+      [&](Value v, PlacementTerms &wants) {
+        for (OpOperand &use : v.getUses()) {
+          Operation *owner = use.getOwner();
+          if (auto it = index.find(owner); it != index.end()) {
+            const ModelOp &mo = modelOps[it->second];
+            for (auto [k, o] : llvm::enumerate(mo.operands))
+              if (o == &use)
+                for (auto [c, ids] : llvm::enumerate(mo.operandIds))
+                  addTerm(wants, ids[k], x[it->second][c]);
+            continue;
+          }
+          if (owner->getNumResults() == 1 &&
+              isCreatedValue(owner->getResult(0)))
+            wantsOf(owner->getResult(0), wants);
+        }
+      };
+  llvm::DenseSet<Value> modelled;
+  for (const ModelValue &m : model)
+    if (m.producer >= 0 || !isCreatedValue(m.value))
+      modelled.insert(m.value);
+  auto addOther = [&](Value v) {
+    if (!isa<RankedTensorType>(v.getType()) || modelled.contains(v))
+      return;
+    Buffer b;
+    b.from = points.made(v);
+    b.to = points.lastUse(v);
+    PlacementTerms wants;
+    if (isCreatedValue(v))
+      wantsOf(v, wants);
+    for (const auto &[q, vars] : wants) {
+      IndicatorRows rows;
+      for (int var : vars)
+        rows.push_back({{var}, 0.0});
+      b.terms.push_back({addIndicator(mip, rows), double(localBytes(v, q))});
+    }
+    if (wants.empty() && pytorch.lookup(v))
+      b.constant = double(*llvm::max_element(pytorch.getLocalBytes(v)));
+    buffers.push_back(std::move(b));
+  };
+  for (BlockArgument arg : body.getArguments())
+    addOther(arg);
+  for (Operation &op : body)
+    for (Value r : op.getResults())
+      addOther(r);
+  // One row per point.
+  double budget = static_cast<double>(options.maxBytesPerRank);
+  for (int64_t t = 0, e = points.size(); t < e; ++t) {
+    double constant = 0;
+    llvm::SmallVector<std::pair<int, double>, 16> row;
+    for (const Buffer &b : buffers)
+      if (b.from <= t && t <= b.to) {
+        constant += b.constant;
+        llvm::append_range(row, b.terms);
+      }
+    if (!row.empty() || constant > budget)
+      mip.addRow(row, -MixedIntegerProgram::kInfinity, budget - constant);
+  }
+}
+
+bool Planner::solveUnderBudget(ForcedStrategies &forced,
+                               PlannerStats &stats) {
+  if (!transparent.empty() || ops.empty() ||
+      static_cast<int64_t>(ops.size()) > options.budgetOpLimit)
+    return false;
+  // Region ops the planner does not follow hold buffers it cannot see.
+  for (Operation &op : body)
+    if (op.getNumRegions() != 0 && !isa<ShardingRuleOpInterface>(op))
+      return false;
+  Segment s;
+  s.first = 0;
+  s.last = static_cast<int64_t>(ops.size()) - 1;
+  buildSegment(s, {{}});
+  PairSolution best;
+  for (size_t out = 0; out < s.outStates.size(); ++out) {
+    PairSolution p = solveProgram(
+        s, 0, out, [&](MixedIntegerProgram &mip, auto x) {
+          addMemoryRows(mip, x);
+        });
+    if (p.cost < best.cost)
+      best = std::move(p);
+  }
+  if (std::isinf(best.cost))
+    return false;
+  for (auto [i, p] : llvm::enumerate(ops))
+    forced[p.op] = p.candidates[best.choice[i]];
+  stats.exact = true;
+  stats.provenOptimal = best.proven;
+  stats.lowerBound = best.proven ? best.cost : 0;
+  return true;
+}
+
 int64_t Planner::branchFactor() {
   int64_t factor = 1;
   for (const PlannedOp &p : ops) {
@@ -1709,6 +2156,32 @@ llvm::SmallVector<ForcedStrategies, 2> Planner::run(PlannerStats &stats) {
     return plans;
   extract(plans.emplace_back());
   return plans;
+}
+
+std::optional<ForcedStrategies> Planner::runUnderBudget(PlannerStats &stats) {
+  collect();
+  stats.plannedOps = static_cast<int64_t>(ops.size());
+  stats.exactRequested = true;
+  if (ops.empty() || options.maxBytesPerRank <= 0)
+    return std::nullopt;
+  buildModel();
+  ForcedStrategies forced;
+  if (!solveUnderBudget(forced, stats))
+    return std::nullopt;
+  return forced;
+}
+
+std::optional<ForcedStrategies>
+mlir::dtensor::planFunctionUnderBudget(FunctionOpInterface func,
+                                       const FunctionPlan &plan,
+                                       const GlobalPlannerOptions &options,
+                                       PlannerStats *stats) {
+  PlannerStats local;
+  PlannerStats &out = stats ? *stats : local;
+  out = PlannerStats();
+  if (!func.getFunctionBody().hasOneBlock())
+    return std::nullopt;
+  return Planner(func, plan, options).runUnderBudget(out);
 }
 
 llvm::SmallVector<ForcedStrategies, 2>

@@ -575,7 +575,8 @@ FunctionReport ReportBuilder::build(std::optional<double> pytorchCostUs) {
         {"exact", stats.exact},
         {"proven_optimal", stats.provenOptimal},
         {"planned_ops", stats.plannedOps},
-        {"lower_bound_us", jsonNumber(stats.lowerBound)}};
+        {"lower_bound_us", jsonNumber(stats.lowerBound)},
+        {"under_budget", stats.underBudget}};
   // strategy=pytorch: the ops PyTorch DTensor would refuse.
   if (!plan.getPyTorchRefusals().empty()) {
     json::Array refusals;
@@ -666,6 +667,13 @@ void printPlanner(llvm::raw_ostream &os, const PlannerStats &stats,
     return;
   }
   os << "planner: exact over " << stats.plannedOps << " ops, ";
+  if (stats.underBudget) {
+    // Memory rows bound an upper estimate of the peak.
+    os << "within max-bytes-per-rank"
+       << (stats.provenOptimal ? ", optimal under its memory model\n"
+                               : ", not proven optimal\n");
+    return;
+  }
   if (stats.provenOptimal) {
     os << "proven optimal\n";
     return;

@@ -93,6 +93,9 @@ struct PlannerStats {
   /// A lower bound on the optimum under the planner's model (the plan's
   /// cost when proven optimal; 0 when unknown).
   double lowerBound = 0;
+  /// Solved under max-bytes-per-rank, with memory rows (optimality is then
+  /// under the planner's memory model).
+  bool underBudget = false;
 };
 
 /// A redistribution the program needs: `value` goes from its placements to
@@ -273,9 +276,15 @@ private:
   propagateForced(FunctionOpInterface func,
                   const llvm::DenseMap<Operation *, ShardingCandidate> &forced,
                   double pytorchCost, const PlannerStats &stats);
-  /// `plan`, or a plan within `options.maxBytesPerRank` (`fitMemoryBudget`).
+  /// `plan`, or a plan within `options.maxBytesPerRank`: the exact
+  /// planner's under the budget (`planFunctionUnderBudget`) or the greedy
+  /// fit's (`fitMemoryBudget`), the cheaper that fits.
   FailureOr<std::unique_ptr<FunctionPlan>>
   fitBudget(FunctionOpInterface func, std::unique_ptr<FunctionPlan> plan);
+  /// The exact planner's plan under the budget, if its peak fits.
+  std::unique_ptr<FunctionPlan> planUnderBudget(FunctionOpInterface func,
+                                                const FunctionPlan &plan,
+                                                double pytorchCost);
 
   ModuleOp module;
   FakeTensorOptions options;

@@ -41,6 +41,8 @@
 #include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
 #include "dtensor/Dialect/DTensor/Interfaces/ShardingRuleOpInterface.h"
 
+#include <optional>
+
 namespace mlir {
 namespace dtensor {
 
@@ -78,6 +80,15 @@ struct GlobalPlannerOptions {
   /// are not solved (the plan is then not proven optimal).
   int64_t nodeLimit = 2000;
   double timeLimitSeconds = 10;
+  /// With a positive value (max-bytes-per-rank), the exact planner first
+  /// solves the whole function as one 0-1 program with a row per top-level
+  /// op bounding the bytes live there on every rank (every value its own
+  /// buffer from its definition to its last use, a redistributed copy as
+  /// long as the value it copies; sizes the largest shard), for functions
+  /// without followed loops or branches and of at most `budgetOpLimit`
+  /// planned ops. The caller checks the plan's real peak.
+  int64_t maxBytesPerRank = 0;
+  int64_t budgetOpLimit = 500;
 };
 
 /// Plans the ops of `func`. `pytorch` is the function's greedy
@@ -90,6 +101,17 @@ llvm::SmallVector<ForcedStrategies, 2> planFunctionGlobally(FunctionOpInterface 
                                       const FunctionPlan &pytorch,
                                       const GlobalPlannerOptions &options = {},
                                       PlannerStats *stats = nullptr);
+
+/// With `options.maxBytesPerRank`: the plan of least communication cost
+/// among those whose modelled peak fits (see `GlobalPlannerOptions`), as
+/// strategies for every planned op of `func`; none where the function is
+/// outside the model (followed loops or branches, other region ops, more
+/// than `budgetOpLimit` planned ops) or no plan fits. `plan` plays the part
+/// of the PyTorch plan in `planFunctionGlobally`.
+std::optional<ForcedStrategies>
+planFunctionUnderBudget(FunctionOpInterface func, const FunctionPlan &plan,
+                        const GlobalPlannerOptions &options,
+                        PlannerStats *stats = nullptr);
 
 } // namespace dtensor
 } // namespace mlir

@@ -20,6 +20,9 @@
 //
 // It is a heuristic: the plan returned fits, but it is not proven to be the
 // cheapest plan that fits, and a plan that fits may exist when it fails.
+// Under strategy=global and exact the analysis also asks the exact planner
+// for the cheapest plan under memory rows (`planFunctionUnderBudget`) and
+// keeps the cheaper of the two plans that fit.
 //
 //===----------------------------------------------------------------------===//
 
