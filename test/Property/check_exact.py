@@ -174,6 +174,14 @@ def check_budget(opt, seed, out_dir):
     return ("ok", cost, brute, f.get("planner", {}).get("under_budget", False)), prog
 
 
+def report_failure(out_dir, seed, why, prog):
+    """Keeps the failing program and prints its FAIL line."""
+    path = os.path.join(out_dir, "seed_%d.mlir" % seed)
+    with open(path, "w") as f:
+        f.write(prog + "\n")
+    print("FAIL seed %d: %s (%s)" % (seed, why, path))
+
+
 def main_budget(a, seeds):
     fits = below = equal = worse = trivial = solved = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
@@ -184,10 +192,7 @@ def main_budget(a, seeds):
             continue
         if isinstance(res, str):
             worse += 1
-            path = os.path.join(a.out_dir, "seed_%d.mlir" % seed)
-            with open(path, "w") as f:
-                f.write(prog + "\n")
-            print("FAIL seed %d: %s (%s)" % (seed, res, path))
+            report_failure(a.out_dir, seed, res, prog)
             continue
         _, cost, brute, under = res
         fits += 1
@@ -220,10 +225,7 @@ def main(argv=None):
     for seed, (res, prog) in zip(seeds, results):
         if isinstance(res, str):
             worse += 1
-            path = os.path.join(a.out_dir, "seed_%d.mlir" % seed)
-            with open(path, "w") as f:
-                f.write(prog + "\n")
-            print("FAIL seed %d: %s (%s)" % (seed, res, path))
+            report_failure(a.out_dir, seed, res, prog)
             continue
         _, e, brute, proven, g = res
         beats_global += e < g - 1e-6

@@ -2171,17 +2171,31 @@ std::optional<ForcedStrategies> Planner::runUnderBudget(PlannerStats &stats) {
   return forced;
 }
 
+namespace {
+/// Runs `fn` on a planner of `func` with `*stats` (or a local) reset;
+/// `Result()` for a function of several blocks.
+template <typename Result, typename Fn>
+Result withPlanner(FunctionOpInterface func, const FunctionPlan &plan,
+                   const GlobalPlannerOptions &options, PlannerStats *stats,
+                   Fn fn) {
+  PlannerStats local;
+  PlannerStats &out = stats ? *stats : local;
+  out = PlannerStats();
+  if (!func.getFunctionBody().hasOneBlock())
+    return Result();
+  Planner planner(func, plan, options);
+  return fn(planner, out);
+}
+} // namespace
+
 std::optional<ForcedStrategies>
 mlir::dtensor::planFunctionUnderBudget(FunctionOpInterface func,
                                        const FunctionPlan &plan,
                                        const GlobalPlannerOptions &options,
                                        PlannerStats *stats) {
-  PlannerStats local;
-  PlannerStats &out = stats ? *stats : local;
-  out = PlannerStats();
-  if (!func.getFunctionBody().hasOneBlock())
-    return std::nullopt;
-  return Planner(func, plan, options).runUnderBudget(out);
+  return withPlanner<std::optional<ForcedStrategies>>(
+      func, plan, options, stats,
+      [](Planner &p, PlannerStats &out) { return p.runUnderBudget(out); });
 }
 
 llvm::SmallVector<ForcedStrategies, 2>
@@ -2189,10 +2203,7 @@ mlir::dtensor::planFunctionGlobally(FunctionOpInterface func,
                                     const FunctionPlan &pytorch,
                                     const GlobalPlannerOptions &options,
                                     PlannerStats *stats) {
-  PlannerStats local;
-  PlannerStats &out = stats ? *stats : local;
-  out = PlannerStats();
-  if (!func.getFunctionBody().hasOneBlock())
-    return {};
-  return Planner(func, pytorch, options).run(out);
+  return withPlanner<llvm::SmallVector<ForcedStrategies, 2>>(
+      func, pytorch, options, stats,
+      [](Planner &p, PlannerStats &out) { return p.run(out); });
 }

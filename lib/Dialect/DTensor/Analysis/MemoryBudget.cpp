@@ -106,7 +106,7 @@ FailureOr<std::unique_ptr<FunctionPlan>>
 mlir::dtensor::fitMemoryBudget(FunctionOpInterface func,
                                std::unique_ptr<FunctionPlan> plan,
                                int64_t maxBytesPerRank, Replanner replan) {
-  Trial current = evaluate(func, std::move(plan), {});
+  Trial current = evaluate(func, std::move(plan), ForcedStrategies());
   while (current.worst > maxBytesPerRank) {
     llvm::SmallVector<Trial> trials = tryConstraints(func, current, replan);
     Trial *fit = nullptr, *smallest = nullptr;
