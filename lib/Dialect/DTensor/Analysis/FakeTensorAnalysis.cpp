@@ -1030,6 +1030,11 @@ FunctionPlan *FakeTensorAnalysis::analyze(FunctionOpInterface func) {
   return raw;
 }
 
+void FakeTensorAnalysis::priceStridedStepsAsCollectives() {
+  for (auto &entry : plans)
+    entry.second->stridedCost = StridedCost::Collective;
+}
+
 const FunctionPlan *
 FakeTensorAnalysis::getPlan(FunctionOpInterface func) const {
   auto it = plans.find(func);

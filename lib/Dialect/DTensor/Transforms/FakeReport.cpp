@@ -800,6 +800,9 @@ struct FakeReportPass
     CalleeTotals totals;
     if (!pytorch.succeeded())
       return costs;
+    // In the prices the global plan is compared in (as without loops and
+    // calls, where the plan's own PyTorch cost is reported).
+    pytorch.priceStridedStepsAsCollectives();
     for (FunctionOpInterface func : pytorch.getFunctions()) {
       FunctionReport rep = buildReport(func, *pytorch.getPlan(func),
                                        std::nullopt, totals);

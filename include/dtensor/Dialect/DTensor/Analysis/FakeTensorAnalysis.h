@@ -259,6 +259,10 @@ public:
 
   /// The plan of a function; null for an external declaration.
   const FunctionPlan *getPlan(FunctionOpInterface func) const;
+  /// Prices the strided-shard steps of every plan as the collectives they
+  /// run (as plans are compared under strategy=global and exact), not at
+  /// PyTorch's 0: a strategy=pytorch analysis compared with a global one.
+  void priceStridedStepsAsCollectives();
 
   /// Functions with a plan, in the order they were analysed (callees first).
   llvm::ArrayRef<FunctionOpInterface> getFunctions() const { return functions; }
