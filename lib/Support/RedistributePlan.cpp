@@ -267,6 +267,25 @@ mlir::dtensor::getReplicatedIntermediate(llvm::ArrayRef<Placement> current,
   return mid;
 }
 
+bool mlir::dtensor::planRequiredRedistribution(
+    llvm::ArrayRef<Placement> current, llvm::ArrayRef<Placement> target,
+    llvm::ArrayRef<int64_t> mesh, int64_t globalBytes, int64_t tensorRank,
+    llvm::SmallVectorImpl<RedistributeStep> &steps, std::string &error) {
+  steps.clear();
+  std::optional<Placements> mid = getReplicatedIntermediate(current, target);
+  if (!mid)
+    return planRedistributeMinCost(current, target, mesh, globalBytes,
+                                   tensorRank, steps, error);
+  llvm::SmallVector<RedistributeStep> second;
+  if (!planRedistributeMinCost(current, *mid, mesh, globalBytes, tensorRank,
+                               steps, error) ||
+      !planRedistributeMinCost(*mid, target, mesh, globalBytes, tensorRank,
+                               second, error))
+    return false;
+  steps.append(second.begin(), second.end());
+  return true;
+}
+
 double mlir::dtensor::minRedistributeCost(llvm::ArrayRef<Placement> current,
                                           llvm::ArrayRef<Placement> target,
                                           llvm::ArrayRef<int64_t> mesh,
@@ -274,17 +293,10 @@ double mlir::dtensor::minRedistributeCost(llvm::ArrayRef<Placement> current,
                                           int64_t tensorRank) {
   if (current == target)
     return 0;
-  auto direct = [&](llvm::ArrayRef<Placement> from,
-                    llvm::ArrayRef<Placement> to) {
-    llvm::SmallVector<RedistributeStep> steps;
-    std::string error;
-    if (!planRedistributeMinCost(from, to, mesh, globalBytes, tensorRank,
-                                 steps, error))
-      return kInfiniteCost;
-    return planCost(steps, mesh, globalBytes);
-  };
-  std::optional<Placements> mid = getReplicatedIntermediate(current, target);
-  if (!mid)
-    return direct(current, target);
-  return direct(current, *mid) + direct(*mid, target);
+  llvm::SmallVector<RedistributeStep> steps;
+  std::string error;
+  if (!planRequiredRedistribution(current, target, mesh, globalBytes,
+                                  tensorRank, steps, error))
+    return kInfiniteCost;
+  return planCost(steps, mesh, globalBytes);
 }

@@ -77,6 +77,18 @@ std::optional<Placements>
 getReplicatedIntermediate(llvm::ArrayRef<Placement> current,
                           llvm::ArrayRef<Placement> target);
 
+/// The steps the compiler runs when an op requires `target` of a value in
+/// `current` under strategy=global or exact: the cheapest plan
+/// (`planRedistributeMinCost`), through the placements of
+/// `getReplicatedIntermediate` where there is no direct one. False (with
+/// `error`) when no plan exists.
+bool planRequiredRedistribution(llvm::ArrayRef<Placement> current,
+                                llvm::ArrayRef<Placement> target,
+                                llvm::ArrayRef<int64_t> meshShape,
+                                int64_t globalBytes, int64_t tensorRank,
+                                llvm::SmallVectorImpl<RedistributeStep> &steps,
+                                std::string &error);
+
 /// Cost of the redistribution the compiler runs when an op requires
 /// `target` of a value in `current` under strategy=global or exact: the
 /// cheapest plan (`planRedistributeMinCost`), through the placements of

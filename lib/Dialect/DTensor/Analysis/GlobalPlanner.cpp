@@ -261,7 +261,7 @@ private:
   PairSolution solveProgram(const Segment &s, int in, int out,
                             ExtraRows extraRows = {});
   /// With `maxBytesPerRank`: the whole function as one 0-1 program whose
-  /// rows also bound the bytes live at every top-level op; false (nothing
+  /// rows also bound the bytes live at every program point; false (nothing
   /// set) where the function is outside the model or no plan is found.
   bool solveUnderBudget(ForcedStrategies &forced, PlannerStats &stats);
   /// Adds the memory rows of `solveUnderBudget`.
@@ -275,12 +275,11 @@ private:
                        const MemoryPoints &points,
                        std::vector<Buffer> &buffers);
   /// The temporaries of moving `v` to `q` from where it is made (`made`,
-  /// or the fixed placement `fixed`); `wants` gives the rows of the reads
-  /// wanting a placement (and whether a fixed op or the return does).
-  void addTemporaries(
-      MixedIntegerProgram &mip, Value v, int q, const PlacementTerms &made,
-      int fixed, Buffer &b,
-      llvm::function_ref<void(int, IndicatorRows &, bool &)> wants);
+  /// or the fixed placement `fixed`), when the reads of `wanted` (or, with
+  /// `always`, a fixed op or the return) want it in q.
+  void addTemporaries(MixedIntegerProgram &mip, Value v, int q,
+                      const PlacementTerms &made, int fixed,
+                      const IndicatorRows &wanted, bool always, Buffer &b);
   /// The largest local bytes over the ranks of `v` in placement `id`.
   int64_t localBytes(Value v, int id) const;
   /// The largest bytes over the ranks of the temporaries of moving `v`
@@ -649,17 +648,18 @@ void Planner::collectNeeds() {
         for (Region &region : op.getRegions())
           for (Block &b : region)
             visit(b);
-        // Edges whose input has a fixed source: moved to its placements.
-        for (OpOperand &o : op.getOpOperands())
-          if (auto it = edgeTargets.find(&o);
-              it != edgeTargets.end() && isPlannedValue(o.get()))
-            addNeed(o.get(), it->second, position);
+        // Edges (the op's operands, its terminators') whose input has a
+        // fixed source: moved to its placements.
+        auto addEdgeNeeds = [&](Operation *owner) {
+          for (OpOperand &o : owner->getOpOperands())
+            if (auto it = edgeTargets.find(&o);
+                it != edgeTargets.end() && isPlannedValue(o.get()))
+              addNeed(o.get(), it->second, position);
+        };
+        addEdgeNeeds(&op);
         for (Region &region : op.getRegions())
           for (Block &b : region)
-            for (OpOperand &o : b.getTerminator()->getOpOperands())
-              if (auto it = edgeTargets.find(&o);
-                  it != edgeTargets.end() && isPlannedValue(o.get()))
-                addNeed(o.get(), it->second, position);
+            addEdgeNeeds(b.getTerminator());
         continue;
       }
       if (isa<RegionBranchTerminatorOpInterface>(op) &&
@@ -1709,16 +1709,17 @@ double Planner::pytorchModelCost() {
 //===----------------------------------------------------------------------===//
 //
 // One 0-1 program for the whole function: the moves as in `solveProgram`,
-// and per top-level op a row bounding the bytes live there. Buffers follow
-// `MemoryLiveness`: a value is live at its definition in the placement it
-// is made in, and after it, in each placement q, until the last read that
-// wants q (the value itself if it is in q, else its copy, made right after
-// the definition); fixed ops and the return read at the value's last use.
-// Created values (empties, fills) are built in each placement the planned
-// ops reading them want, live to their last use. Sizes are the largest
-// shard over the ranks, so a row bounds every rank's bytes (an upper bound
-// where shards are uneven). The temporaries of the collectives are left
-// out: the caller checks the real peak of the plan.
+// and per program point (`MemoryPoints`) a row bounding the bytes live
+// there. Buffers follow `MemoryLiveness`: a value is live at its definition
+// in the placement it is made in; at its moves also each copy and the
+// temporaries of its collectives; after them, in each placement q, until
+// the last read that wants q (the value itself if it is in q, else its
+// copy); fixed ops and the return read at the value's last use. Created
+// values (empties, fills) are built in each placement the planned ops
+// reading them want, live to their last use. Sizes are the largest shard
+// over the ranks, so a row bounds every rank's bytes (an upper bound where
+// shards are uneven or several copies' temporaries are summed). The caller
+// checks the real peak of the plan.
 
 int64_t Planner::localBytes(Value v, int id) const {
   auto type = cast<RankedTensorType>(v.getType());
@@ -1735,27 +1736,17 @@ int64_t Planner::copyTemporaries(Value v, int from, int to) {
     return it->second;
   auto type = cast<RankedTensorType>(v.getType());
   int64_t element = getElementByteSize(type.getElementType());
-  const Placements &src = placementTable[from], &dst = placementTable[to];
-  // As `FunctionPlan::planRedistributions`: through R where there is no
-  // direct plan.
-  llvm::SmallVector<RedistributeStep> steps, second;
+  // The steps the analysis will plan for the move.
+  llvm::SmallVector<RedistributeStep> steps;
   std::string error;
-  int64_t bytes = getTensorByteSize(type);
-  std::optional<Placements> mid = getReplicatedIntermediate(src, dst);
-  bool planned =
-      mid ? planRedistributeMinCost(src, *mid, mesh, bytes, type.getRank(),
-                                    steps, error) &&
-                planRedistributeMinCost(*mid, dst, mesh, bytes,
-                                        type.getRank(), second, error)
-          : planRedistributeMinCost(src, dst, mesh, bytes, type.getRank(),
-                                    steps, error);
-  if (!planned)
+  if (!planRequiredRedistribution(placementTable[from], placementTable[to],
+                                  mesh, getTensorByteSize(type),
+                                  type.getRank(), steps, error))
     return 0;
-  llvm::append_range(steps, second);
   llvm::SmallVector<int64_t> temps =
       computeRedistributionBuffers(type.getShape(), element, mesh, steps);
-  llvm::SmallVector<int64_t> result =
-      computeAllLocalBytes(type.getShape(), element, mesh, dst);
+  llvm::SmallVector<int64_t> result = computeAllLocalBytes(
+      type.getShape(), element, mesh, placementTable[to]);
   int64_t largest = 0;
   for (auto [t, r] : llvm::zip_equal(temps, result))
     largest = std::max(largest, t - r);
@@ -1849,12 +1840,10 @@ void Planner::addValueBuffers(MixedIntegerProgram &mip,
       for (auto [c, ids] : llvm::enumerate(modelOps[m.producer].resultIds))
         addTerm(made, ids[m.result], x[m.producer][c]);
     int fixed = m.producer >= 0 ? -1 : intern(pytorch.lookup(v)->placements);
-    // In q (the value, or its copy) while a read at or after `from` wants
-    // q; `copy`: not counting the value itself.
-    auto wanted = [&](int q, int64_t from, bool copy, Buffer &b) {
-      IndicatorRows rows;
-      bool always = false;
-      const llvm::SmallVector<int, 4> *makes = findTerms(made, q);
+    // The reads at or after `from` wanting q: a row per planned reader,
+    // `always` where a fixed op or the return does.
+    auto readsWanting = [&](int q, int64_t from, IndicatorRows &rows,
+                            bool &always) {
       for (const Read &r : reads[id]) {
         if (r.at < from)
           continue;
@@ -1863,6 +1852,14 @@ void Planner::addValueBuffers(MixedIntegerProgram &mip,
         else if (const llvm::SmallVector<int, 4> *w = findTerms(r.wants, q))
           rows.push_back({*w, 0.0});
       }
+    };
+    // In q (the value, or its copy) while a read at or after `from` wants
+    // q; `copy`: not counting the value itself.
+    auto wanted = [&](int q, int64_t from, bool copy, Buffer &b) {
+      IndicatorRows rows;
+      bool always = false;
+      const llvm::SmallVector<int, 4> *makes = findTerms(made, q);
+      readsWanting(q, from, rows, always);
       if (always)
         rows = {{{}, 1.0}};
       if (rows.empty() || (copy && q == fixed))
@@ -1916,15 +1913,10 @@ void Planner::addValueBuffers(MixedIntegerProgram &mip,
       original(b);
       for (int q : placements) {
         wanted(q, moved, /*copy=*/true, b);
-        addTemporaries(mip, v, q, made, fixed, b,
-                       [&](int q2, IndicatorRows &rows, bool &always) {
-                         for (const Read &r : reads[id]) {
-                           if (r.fixedWant == q2)
-                             always = true;
-                           else if (const auto *w = findTerms(r.wants, q2))
-                             rows.push_back({*w, 0.0});
-                         }
-                       });
+        IndicatorRows rows;
+        bool always = false;
+        readsWanting(q, moved, rows, always);
+        addTemporaries(mip, v, q, made, fixed, rows, always, b);
       }
       buffers.push_back(std::move(b));
     }
@@ -1948,13 +1940,10 @@ void Planner::addValueBuffers(MixedIntegerProgram &mip,
   }
 }
 
-void Planner::addTemporaries(
-    MixedIntegerProgram &mip, Value v, int q, const PlacementTerms &made,
-    int fixed, Buffer &b,
-    llvm::function_ref<void(int, IndicatorRows &, bool &)> wants) {
-  IndicatorRows wanted;
-  bool always = false;
-  wants(q, wanted, always);
+void Planner::addTemporaries(MixedIntegerProgram &mip, Value v, int q,
+                             const PlacementTerms &made, int fixed,
+                             const IndicatorRows &wanted, bool always,
+                             Buffer &b) {
   if (!always && wanted.empty())
     return;
   auto add = [&](int p, llvm::ArrayRef<int> makesP) {

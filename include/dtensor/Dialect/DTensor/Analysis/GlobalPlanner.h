@@ -80,11 +80,11 @@ struct GlobalPlannerOptions {
   /// are not solved (the plan is then not proven optimal).
   int64_t nodeLimit = 2000;
   double timeLimitSeconds = 10;
-  /// With a positive value (max-bytes-per-rank), the exact planner first
-  /// solves the whole function as one 0-1 program with a row per top-level
-  /// op bounding the bytes live there on every rank (every value its own
-  /// buffer from its definition to its last use, a redistributed copy as
-  /// long as the value it copies; sizes the largest shard), for functions
+  /// With a positive value (max-bytes-per-rank), `planFunctionUnderBudget`
+  /// solves the whole function as one 0-1 program with a row per program
+  /// point bounding the bytes live there on every rank (values, their
+  /// redistributed copies and the collectives' temporaries, as
+  /// `MemoryLiveness` counts them; sizes the largest shard), for functions
   /// without followed loops or branches and of at most `budgetOpLimit`
   /// planned ops. The caller checks the plan's real peak.
   int64_t maxBytesPerRank = 0;
