@@ -7,8 +7,8 @@
 // in one loop nest over the rows, the row max reduced in a 128-wide vector
 // (tree reductions: reassoc), exp(x - max) as a polynomial on 32-wide
 // vectors (no libm, no scalar exp) stored once into the row buffer, the row
-// sum of that buffer, then one division per row and a multiplication per
-// element. No other loop over the rows.
+// sum of that buffer, then one division per row (before the loop over the
+// row's tiles) and a multiplication per element. No other loop over the rows.
 // CHECK-LABEL: llvm.func @softmax
 // CHECK-NOT: llvm.call @expf
 // CHECK-NOT: llvm.intr.exp
@@ -24,6 +24,8 @@
 // CHECK: llvm.store {{.*}} : vector<32xf32>, !llvm.ptr
 // CHECK: llvm.intr.vector.reduce.fadd{{.*}}fastmath<reassoc>{{.*}}vector<128xf32>
 // CHECK: llvm.fdiv {{.*}} : vector<1xf32>
+// CHECK: llvm.cond_br
+// CHECK-NOT: llvm.fdiv
 // CHECK: llvm.fmul {{.*}} : vector<32xf32>
 // CHECK: llvm.store {{.*}} : vector<32xf32>, !llvm.ptr
 // CHECK: llvm.br ^bb3(
@@ -51,11 +53,19 @@ func.func @softmax(%x: tensor<?x8x128xf32>) -> tensor<?x8x128xf32> {
 
 // A layer-norm-like chain on a dynamic number of rows: mean and variance
 // reduced along the row in vectors of 512, the normalisation fused into one
-// elementwise loop (sub, mul, rsqrt) in vectors of 32.
+// elementwise loop (sub, mul) in vectors of 32. The row statistics are read,
+// divided by the row length and square-rooted once per row, before the
+// loop over the row's tiles (loop-invariant reads hoisted), not per tile.
 // CHECK-LABEL: llvm.func @layer_norm
 // CHECK: llvm.intr.vector.reduce.fadd{{.*}}vector<512xf32>
 // CHECK: llvm.intr.vector.reduce.fadd{{.*}}vector<512xf32>
-// CHECK: llvm.intr.sqrt({{.*}}) : (vector<32xf32>) -> vector<32xf32>
+// CHECK: llvm.intr.sqrt({{.*}}) : (vector<1xf32>) -> vector<1xf32>
+// CHECK: llvm.cond_br
+// CHECK-NOT: llvm.intr.sqrt
+// CHECK-NOT: llvm.fdiv
+// CHECK: llvm.fmul {{.*}} : vector<32xf32>
+// CHECK-NOT: llvm.intr.sqrt
+// CHECK-NOT: llvm.fdiv
 // CHECK: llvm.store {{.*}} : vector<32xf32>, !llvm.ptr
 // CHECK: llvm.return
 // OFF-LABEL: llvm.func @layer_norm

@@ -206,3 +206,88 @@ func.func @dot_rows(%q: memref<16x64xf32>, %k: memref<16x64xf32>, %s: memref<16x
   }
   return
 }
+
+// -----
+
+// A row statistic broadcast along the row: its read, the division and the
+// rsqrt on it run once per row, before the loop over the row's tiles (the
+// loop does not write %s: it writes only %o, a fresh buffer). Only the
+// input tile is read in that loop.
+// CHECK-LABEL: func.func @hoist_row_statistic
+// CHECK: scf.for
+// CHECK: %[[S:.*]] = vector.transfer_read {{.*}} vector<f32>
+// CHECK: %[[D:.*]] = arith.divf %[[S]]
+// CHECK: %[[R:.*]] = math.rsqrt %[[D]] : vector<f32>
+// CHECK: %[[B:.*]] = vector.broadcast %[[R]] : vector<f32> to vector<32xf32>
+// CHECK: scf.for
+// CHECK: vector.transfer_read {{.*}} vector<32xf32>
+// CHECK-NOT: vector.transfer_read
+// CHECK-NOT: math.rsqrt
+// CHECK: arith.mulf %{{.*}}, %[[B]] : vector<32xf32>
+func.func @hoist_row_statistic(%x: memref<8x100xf32>, %s: memref<8xf32>) -> memref<8x100xf32> {
+  %o = memref.alloc() : memref<8x100xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : memref<8x100xf32>, memref<8xf32>) outs(%o : memref<8x100xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %n = arith.constant 100.0 : f32
+    %m = arith.divf %b, %n : f32
+    %r = math.rsqrt %m : f32
+    %t = arith.mulf %a, %r : f32
+    linalg.yield %t : f32
+  }
+  return %o : memref<8x100xf32>
+}
+
+// -----
+
+// The same with the output a function argument: it may alias %s, so the
+// statistic is read in the tile loop, after each tile's write.
+// CHECK-LABEL: func.func @no_hoist_may_alias
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: vector.transfer_read {{.*}} vector<f32>
+// CHECK: math.rsqrt
+// CHECK: vector.transfer_write
+func.func @no_hoist_may_alias(%x: memref<8x100xf32>, %s: memref<8xf32>, %o: memref<8x100xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : memref<8x100xf32>, memref<8xf32>) outs(%o : memref<8x100xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %r = math.rsqrt %b : f32
+    %t = arith.mulf %a, %r : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+
+// -----
+
+// A buffer the loop writes through a linalg op that is not vectorized (a
+// strided transpose, whose effects are declared on the op, not in its
+// region): the reduction's read of it stays after the write, in the loop
+// (generated program seed 14 of check_run.py read the buffer once, before
+// the loop, and reduced stale data).
+// CHECK-LABEL: func.func @no_hoist_written_by_linalg
+// CHECK: scf.for
+// CHECK: linalg.transpose
+// CHECK: vector.transfer_read {{.*}} vector<4xi32>
+// CHECK: vector.reduction <maxsi>
+func.func @no_hoist_written_by_linalg(%x: memref<4x5xi32>, %o: memref<5xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %buf = memref.alloc() : memref<1x4xi32>
+  scf.for %i = %c0 to %c5 step %c1 {
+    %col = memref.subview %x[0, %i] [4, 1] [1, 1] : memref<4x5xi32> to memref<4x1xi32, strided<[5, 1], offset: ?>>
+    linalg.transpose ins(%col : memref<4x1xi32, strided<[5, 1], offset: ?>>) outs(%buf : memref<1x4xi32>) permutation = [1, 0]
+    %oi = memref.subview %o[%i] [1] [1] : memref<5xi32> to memref<1xi32, strided<[1], offset: ?>>
+    linalg.reduce ins(%buf : memref<1x4xi32>) outs(%oi : memref<1xi32, strided<[1], offset: ?>>) dimensions = [1]
+      (%in: i32, %init: i32) {
+        %m = arith.maxsi %in, %init : i32
+        linalg.yield %m : i32
+      }
+  }
+  memref.dealloc %buf : memref<1x4xi32>
+  return
+}

@@ -10,6 +10,7 @@
 
 #include "dtensor/Dialect/DTensor/Transforms/Passes.h"
 
+#include "mlir/Analysis/AliasAnalysis/LocalAliasAnalysis.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
@@ -18,7 +19,9 @@
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 namespace mlir {
 namespace dtensor {
@@ -297,6 +300,85 @@ void populateVectorCleanupPatterns(RewritePatternSet &patterns) {
   vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
   populateMathPolynomialApproximationPatterns(patterns);
   patterns.add<DivideByBroadcastAsMultiply>(patterns.getContext());
+  // Elementwise ops on broadcast scalars (a row statistic divided by the
+  // row length, its rsqrt) computed once on the scalar.
+  vector::populateSinkVectorOpsPatterns(patterns);
+}
+
+/// Whether `loop` runs its body at least once: constant bounds with the
+/// lower below the upper.
+bool hasIterations(LoopLikeOpInterface loop) {
+  std::optional<SmallVector<OpFoldResult>> lower = loop.getLoopLowerBounds();
+  std::optional<SmallVector<OpFoldResult>> upper = loop.getLoopUpperBounds();
+  if (!lower || !upper || lower->size() != upper->size())
+    return false;
+  for (auto [lb, ub] : llvm::zip(*lower, *upper)) {
+    std::optional<int64_t> l = getConstantIntValue(lb);
+    std::optional<int64_t> u = getConstantIntValue(ub);
+    if (!l || !u || *l >= *u)
+      return false;
+  }
+  return true;
+}
+
+/// Whether `op` itself (not the ops in its regions) may write or free the
+/// memory of `buffer`. Ops with neither effects declared nor recursive
+/// effects may write anything.
+bool mayWrite(Operation *op, Value buffer, LocalAliasAnalysis &aliases) {
+  auto interface = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!interface)
+    return !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>();
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  interface.getEffects(effects);
+  return llvm::any_of(effects, [&](const MemoryEffects::EffectInstance &e) {
+    if (!isa<MemoryEffects::Write, MemoryEffects::Free>(e.getEffect()))
+      return false;
+    Value written = e.getValue();
+    return !written || !aliases.alias(written, buffer).isNo();
+  });
+}
+
+/// Whether some op in `loop` may write or free the memory of `buffer`.
+/// Linalg ops on buffers declare their effects and have a region too: both
+/// are looked at.
+bool isWrittenIn(LoopLikeOpInterface loop, Value buffer,
+                 LocalAliasAnalysis &aliases) {
+  WalkResult result = loop->walk([&](Operation *op) {
+    if (op != loop.getOperation() && mayWrite(op, buffer, aliases))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+/// Reads of buffers a loop does not write, at indices defined outside it,
+/// and the pure ops on them, moved before the loop: a row statistic (a
+/// softmax's max and sum, a norm's mean and variance) is read, divided and
+/// square-rooted once per row instead of once per tile. LLVM cannot do it:
+/// the aligned pointer of a `memref.alloc` comes through an inttoptr, which
+/// loses the malloc's noalias. A read that may fall out of bounds (not
+/// 0-d) moves only out of loops that surely run.
+void hoistInvariantReads(Operation *root) {
+  LocalAliasAnalysis aliases;
+  // Post-order: inner loops first, so a read climbs as far as it may.
+  root->walk([&](LoopLikeOpInterface loop) {
+    bool runs = hasIterations(loop);
+    auto shouldMove = [&](Operation *op, Region *) {
+      if (isMemoryEffectFree(op) && op->getNumRegions() == 0)
+        return true;
+      auto read = dyn_cast<vector::TransferReadOp>(op);
+      if (!read || read.getMask() ||
+          (!runs && read.getShapedType().getRank() != 0))
+        return false;
+      return !isWrittenIn(loop, read.getBase(), aliases);
+    };
+    moveLoopInvariantCode(
+        loop.getLoopRegions(),
+        [&](Value value, Region *) {
+          return loop.isDefinedOutsideOfLoop(value);
+        },
+        shouldMove, [&](Operation *op, Region *) { loop.moveOutOfLoop(op); });
+  });
 }
 
 struct VectorizePass
@@ -335,6 +417,7 @@ struct VectorizePass
     RewritePatternSet cleanup(&getContext());
     populateVectorCleanupPatterns(cleanup);
     (void)applyPatternsGreedily(getOperation(), std::move(cleanup), config);
+    hoistInvariantReads(getOperation());
   }
 };
 } // namespace
