@@ -60,6 +60,11 @@ void addTensorStages(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createTosaToSCFPass());
   pm.addPass(dtensor::createDTensorDecomposeAggregates());
   pm.addPass(dtensor::createDTensorElementwiseToLinalg());
+  // Transposes read by a contraction (torch-mlir's attention heads) or of
+  // its result folded into its maps: the GEMM call reads the strided
+  // buffer with a transpose flag and leading dimension, no copy kernel.
+  if (options.cublaslt)
+    pm.addPass(dtensor::createDTensorFoldTransposeIntoContraction());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(dtensor::createDTensorFuseElementwise());
   pm.addPass(createCanonicalizerPass());
