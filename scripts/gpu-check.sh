@@ -88,6 +88,7 @@ T_RUNTIME=60   # cuda_abi: every dtrt_cuda.h function against host values
 T_NCCL=60      # dtrt_test nccl, 1 rank
 T_LIT=150      # the GPU lit tests
 T_CHECK=90     # each of 5 dtensor-run --backend cuda --check runs
+T_TRACE=45     # the --trace run whose compute spans are checked
 T_TIME=90      # each of 2 Block forward timings (ours)
 T_TORCH=120    # each of 2 PyTorch eager + torch.compile timings
 T_GEMM=60      # dtrt_gemm_bench
@@ -299,6 +300,28 @@ check "MLP bf16" "$OUT/mlp1_bf16.mlir"
 check "Block f32 (batch $CHECK_BATCH)" "$OUT/block_small_f32.mlir"
 check "Block bf16 (batch $CHECK_BATCH)" "$OUT/block_small_bf16.mlir"
 check "training step (mlp_loss, 3 steps)" "$OUT/mlp_loss1.mlir" --steps 3
+
+# The compute spans of --trace are CUDA events on the compute stream: each
+# call's span lasts as long as its kernels (a positive duration), not the
+# microseconds of enqueueing them.
+name="trace: device-timed compute spans"
+if gpu_step "$name" "$T_TRACE" "$RUN" --backend cuda --np 1 --iters 3 --trace "$OUT/trace.json" "$OUT/block_small_f32.mlir"; then
+  log "$name"
+  if timeout "$TO" "$RUN" --backend cuda --np 1 --iters 3 --trace "$OUT/trace.json" "$OUT/block_small_f32.mlir" >> "$LOG" 2>&1 &&
+     r="$("$PYTHON" - "$OUT/trace.json" 2>&1 <<'PY'
+import json, sys
+events = json.load(open(sys.argv[1]))["traceEvents"]
+compute = [e for e in events if e.get("ph") == "X" and e.get("cat") == "compute"]
+assert compute, "no compute span"
+assert all(e["dur"] > 0 for e in compute), "a compute span of no duration"
+print("%d compute spans, longest %.1f us" % (len(compute), max(e["dur"] for e in compute)))
+PY
+)"; then
+    row "$name" PASS "$r"
+  else
+    row "$name" FAIL "$(tail -1 <<< "${r:-no trace written}")"
+  fi
+fi
 
 # --- 5. timings -------------------------------------------------------------
 # best_ms ARGS...: rank 0's best-of-$ITERS time of dtensor-run --backend cuda

@@ -106,6 +106,8 @@ struct NcclState {
   RequestTable<NcclSpan> requests;
   /// Collectives whose spans are recorded once their events completed.
   std::vector<NcclSpan> unrecorded;
+  /// Compute spans (dtrt_span_begin/end) as events on the compute stream.
+  DeviceSpanLog<cudaEvent_t> computeSpans;
   HandlePool<cudaEvent_t> events;
 };
 
@@ -201,7 +203,30 @@ int32_t recordDeviceSpan(const NcclSpan &span) {
   return DTRT_OK;
 }
 
-/// Records the spans of every collective waited on so far.
+/// Records the compute span `span` of the compute stream, as
+/// `recordDeviceSpan` a collective's.
+int32_t recordComputeSpan(const DeviceSpanLog<cudaEvent_t>::Span &span) {
+  NcclState &state = nccl();
+  float startMs = 0.0f, endMs = 0.0f;
+  cudaError_t error = cudaEventSynchronize(span.done);
+  const char *call = "cudaEventSynchronize";
+  if (error == cudaSuccess) {
+    call = "cudaEventElapsedTime";
+    error = cudaEventElapsedTime(&startMs, state.epoch, span.start);
+  }
+  if (error == cudaSuccess)
+    error = cudaEventElapsedTime(&endMs, state.epoch, span.done);
+  state.events.release(span.start);
+  state.events.release(span.done);
+  if (error != cudaSuccess)
+    return cudaFail(call, error);
+  recordSpan(span.name.c_str(), DTRT_SPAN_COMPUTE,
+             state.epochUs + 1000.0 * startMs, state.epochUs + 1000.0 * endMs);
+  return DTRT_OK;
+}
+
+/// Records the spans of every collective waited on so far and of every
+/// closed compute span.
 int32_t recordUnrecordedSpans() {
   std::vector<NcclSpan> spans;
   spans.swap(nccl().unrecorded);
@@ -211,8 +236,44 @@ int32_t recordUnrecordedSpans() {
     if (status == DTRT_OK)
       status = recorded;
   }
-  return status;
+  int32_t compute = nccl().computeSpans.drain(recordComputeSpan);
+  return status == DTRT_OK ? compute : status;
 }
+
+/// dtrt_span_begin of a compute span: an event on the compute stream where
+/// the work enqueued after it begins.
+int32_t beginComputeSpan(const char *name) {
+  NcclState &state = nccl();
+  cudaEvent_t start = nullptr;
+  DTRT_RETURN_IF_ERROR(state.events.acquire(start, createTimingEvent));
+  cudaError_t error = cudaEventRecord(start, state.computeStream);
+  if (error != cudaSuccess) {
+    state.events.release(start);
+    return cudaFail("cudaEventRecord", error);
+  }
+  state.computeSpans.open(name, start);
+  return DTRT_OK;
+}
+
+/// dtrt_span_end of a compute span: an event where the work enqueued so far
+/// ends; the span is recorded when the trace is written.
+int32_t endComputeSpan() {
+  NcclState &state = nccl();
+  cudaEvent_t done = nullptr;
+  DTRT_RETURN_IF_ERROR(state.events.acquire(done, createTimingEvent));
+  cudaError_t error = cudaEventRecord(done, state.computeStream);
+  if (error != cudaSuccess) {
+    state.events.release(done);
+    return cudaFail("cudaEventRecord", error);
+  }
+  if (!state.computeSpans.close(done)) {
+    state.events.release(done);
+    return fail(DTRT_ERR_STATE, "dtrt_span_end: no open compute span");
+  }
+  return DTRT_OK;
+}
+
+const DeviceSpanTimer computeSpanTimer{beginComputeSpan, endComputeSpan};
 
 void flushSpansForTrace() {
   if (nccl().initialised)
@@ -371,6 +432,7 @@ int32_t dtrt_nccl_init(void) {
   state.epochUs = nowUs();
   state.initialised = true;
   setPendingSpanFlusher(flushSpansForTrace);
+  setDeviceSpanTimer(&computeSpanTimer);
   // Every group now, in the same mask order on every rank: the first
   // collective of the step then does not pay for it.
   const Runtime &rt = runtime();
@@ -388,9 +450,13 @@ int32_t dtrt_nccl_finalize(void) {
   DTRT_CUDA_CHECK(cudaStreamSynchronize, state.commStream);
   for (NcclSpan &span : state.requests.takeAll())
     state.unrecorded.push_back(span);
+  DTRT_CUDA_CHECK(cudaStreamSynchronize, state.computeStream);
   int32_t recorded = recordUnrecordedSpans();
+  state.computeSpans.abandonOpen(
+      [&](cudaEvent_t e) { state.events.release(e); });
   state.initialised = false;
   setPendingSpanFlusher(nullptr);
+  setDeviceSpanTimer(nullptr);
   DTRT_RETURN_IF_ERROR(recorded);
   for (auto &entry : state.groups)
     DTRT_NCCL_CHECK(ncclCommDestroy, entry.second.comm);

@@ -31,6 +31,8 @@ struct OpenSpan {
   std::string name;
   int32_t kind;
   double startUs;
+  /// Timed by the device span timer, which records it.
+  bool onDevice = false;
 };
 
 struct Trace {
@@ -45,6 +47,7 @@ Trace &trace() {
 }
 
 void (*pendingSpanFlusher)() = nullptr;
+const dtrt::DeviceSpanTimer *deviceSpanTimer = nullptr;
 
 void appendEscaped(std::string &out, const std::string &text) {
   for (unsigned char c : text) {
@@ -158,6 +161,10 @@ void dtrt::setPendingSpanFlusher(void (*flush)()) {
   pendingSpanFlusher = flush;
 }
 
+void dtrt::setDeviceSpanTimer(const DeviceSpanTimer *timer) {
+  deviceSpanTimer = timer;
+}
+
 double dtrt::nowUs() { return (MPI_Wtime() - runtime().epoch) * 1e6; }
 
 void dtrt::recordSpan(const char *name, int32_t kind, double startUs,
@@ -188,7 +195,12 @@ int32_t dtrt_span_begin(const char *name, int32_t kind) {
     return fail(DTRT_ERR_INVALID_ARGUMENT,
                 "dtrt_span_begin: unknown span kind " + std::to_string(kind));
   progressPending();
-  trace().open.push_back({name, kind, nowUs()});
+  // Only while recording: the events cost a little on every span.
+  bool onDevice =
+      kind == DTRT_SPAN_COMPUTE && deviceSpanTimer && trace().enabled;
+  if (onDevice)
+    DTRT_RETURN_IF_ERROR(deviceSpanTimer->begin(name));
+  trace().open.push_back({name, kind, nowUs(), onDevice});
   return DTRT_OK;
 }
 
@@ -201,6 +213,10 @@ int32_t dtrt_span_end(void) {
   double endUs = nowUs();
   OpenSpan span = std::move(state.open.back());
   state.open.pop_back();
+  // The timer records the span (if the backend was finalised since, its
+  // events are gone with it and the span is dropped).
+  if (span.onDevice)
+    return deviceSpanTimer ? deviceSpanTimer->end() : DTRT_OK;
   if (state.enabled)
     state.spans.push_back({std::move(span.name), span.kind, span.startUs,
                            endUs - span.startUs, -1, 0, 0.0});

@@ -31,6 +31,20 @@ void clearTrace();
 /// spans are timed on the device (CUDA events) records the finished ones.
 void setPendingSpanFlusher(void (*flush)());
 
+/// Times compute spans on a device whose work the host only enqueues (the
+/// CUDA compute stream): `begin(name)` and `end()` (dtrt statuses) mark the
+/// span's edges on the device's timeline, and the backend records the
+/// finished spans with `recordSpan` when the pending-span flusher runs. Host
+/// times would measure the enqueueing, not the work.
+struct DeviceSpanTimer {
+  int32_t (*begin)(const char *name);
+  int32_t (*end)();
+};
+
+/// Sets (or, with null, clears) the timer of compute spans; spans opened
+/// under a timer are closed by it.
+void setDeviceSpanTimer(const DeviceSpanTimer *timer);
+
 /// Records a comm span around a synchronous collective.
 class CommSpan {
 public:

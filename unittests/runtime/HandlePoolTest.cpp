@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
+#include <vector>
 
 using namespace dtrt;
 
@@ -64,3 +66,52 @@ TEST(RequestTable, HandlesArePositiveAndTakenOnce) {
 }
 
 } // namespace
+
+TEST(DeviceSpanLog, NestedSpansCloseInnermostFirst) {
+  dtrt::DeviceSpanLog<int> log;
+  log.open("step", 1);
+  log.open("backward", 2);
+  EXPECT_EQ(log.openCount(), 2u);
+  EXPECT_TRUE(log.close(3));
+  EXPECT_TRUE(log.close(4));
+  EXPECT_FALSE(log.close(5));
+  EXPECT_EQ(log.openCount(), 0u);
+  std::vector<std::tuple<std::string, int, int>> seen;
+  EXPECT_EQ(log.drain([&](const dtrt::DeviceSpanLog<int>::Span &s) {
+    seen.emplace_back(s.name, s.start, s.done);
+    return 0;
+  }),
+            0);
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[0], std::make_tuple(std::string("backward"), 2, 3));
+  EXPECT_EQ(seen[1], std::make_tuple(std::string("step"), 1, 4));
+  EXPECT_EQ(log.finishedCount(), 0u);
+}
+
+TEST(DeviceSpanLog, DrainReturnsFirstFailureAndForgetsAll) {
+  dtrt::DeviceSpanLog<int> log;
+  for (int i = 0; i < 3; ++i) {
+    log.open("s" + std::to_string(i), 10 * i);
+    log.close(10 * i + 1);
+  }
+  int calls = 0;
+  EXPECT_EQ(log.drain([&](const dtrt::DeviceSpanLog<int>::Span &s) {
+    ++calls;
+    return s.start == 0 ? 0 : 7 + s.start;
+  }),
+            17);
+  EXPECT_EQ(calls, 3);
+  EXPECT_EQ(log.drain([](const auto &) { return 1; }), 0);
+}
+
+TEST(DeviceSpanLog, AbandonedOpenSpansReleaseTheirEvents) {
+  dtrt::DeviceSpanLog<int> log;
+  log.open("a", 1);
+  log.open("b", 2);
+  log.close(3);
+  std::vector<int> released;
+  log.abandonOpen([&](int e) { released.push_back(e); });
+  EXPECT_EQ(released, std::vector<int>{1});
+  EXPECT_EQ(log.openCount(), 0u);
+  EXPECT_EQ(log.finishedCount(), 1u);
+}

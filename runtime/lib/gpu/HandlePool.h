@@ -10,7 +10,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace dtrt {
@@ -98,6 +100,62 @@ public:
 private:
   std::unordered_map<int64_t, Request> pending;
   int64_t next = 1;
+};
+
+/// Compute spans timed on the device: `open` pushes a span with the event
+/// recorded where it begins, `close` pairs the innermost open span with the
+/// event recorded where it ends and keeps it until `drain` hands the
+/// finished spans over (once their events can be read). Spans nest.
+template <typename Event> class DeviceSpanLog {
+public:
+  struct Span {
+    std::string name;
+    Event start{}, done{};
+  };
+
+  void open(std::string name, Event start) {
+    opened.push_back({std::move(name), start, Event{}});
+  }
+
+  /// Closes the innermost open span with `done`; false if none is open.
+  bool close(Event done) {
+    if (opened.empty())
+      return false;
+    Span span = std::move(opened.back());
+    opened.pop_back();
+    span.done = done;
+    finished.push_back(std::move(span));
+    return true;
+  }
+
+  /// Calls `record(const Span &)` (a dtrt status) on every finished span in
+  /// the order they closed and forgets them; the first failure is returned,
+  /// the other spans are still handed over.
+  template <typename Record> int32_t drain(Record record) {
+    std::vector<Span> spans;
+    spans.swap(finished);
+    int32_t status = 0;
+    for (const Span &span : spans) {
+      int32_t recorded = record(span);
+      if (status == 0)
+        status = recorded;
+    }
+    return status;
+  }
+
+  /// Hands the events of the spans still open to `release(Event)` and
+  /// forgets them (a finalised backend).
+  template <typename Release> void abandonOpen(Release release) {
+    for (Span &span : opened)
+      release(span.start);
+    opened.clear();
+  }
+
+  size_t openCount() const { return opened.size(); }
+  size_t finishedCount() const { return finished.size(); }
+
+private:
+  std::vector<Span> opened, finished;
 };
 
 } // namespace dtrt
