@@ -505,16 +505,21 @@ int32_t dtrt_nccl_reduce_scatter(const void *in, void *out,
                        dtype, op, axes_mask, nullptr);
 }
 
-int32_t dtrt_nccl_all_to_all(const void *in, void *out, int64_t count_per_rank,
-                             int32_t dtype, uint64_t axes_mask) {
-  const char *api = "dtrt_nccl_all_to_all";
+} // extern "C"
+
+namespace {
+/// Grouped ncclSend/ncclRecv of block `peer` of `in` to and from every peer
+/// (into block `peer` of `out`); asynchronous when `request` is given.
+int32_t allToAll(const char *api, const void *in, void *out,
+                 int64_t count_per_rank, int32_t dtype, uint64_t axes_mask,
+                 int64_t *request) {
   DTRT_RETURN_IF_ERROR(checkCount(api, count_per_rank, in && out));
   ncclDataType_t type;
   int64_t elements = count_per_rank;
   DTRT_RETURN_IF_ERROR(toNcclType(api, dtype, false, elements, type));
   return runCollective(
       api, "nccl_all_to_all", axes_mask, elements * dtrt_group_size(axes_mask),
-      nullptr, [&](const NcclGroup &group, cudaStream_t stream) {
+      request, [&](const NcclGroup &group, cudaStream_t stream) {
         const char *send = static_cast<const char *>(in);
         char *recv = static_cast<char *>(out);
         DTRT_NCCL_CHECK(ncclGroupStart);
@@ -532,6 +537,25 @@ int32_t dtrt_nccl_all_to_all(const void *in, void *out, int64_t count_per_rank,
         DTRT_NCCL_CHECK(ncclGroupEnd);
         return int32_t(DTRT_OK);
       });
+}
+} // namespace
+
+extern "C" {
+
+int32_t dtrt_nccl_all_to_all(const void *in, void *out, int64_t count_per_rank,
+                             int32_t dtype, uint64_t axes_mask) {
+  return allToAll("dtrt_nccl_all_to_all", in, out, count_per_rank, dtype,
+                  axes_mask, nullptr);
+}
+
+int32_t dtrt_nccl_all_to_all_start(const void *in, void *out,
+                                   int64_t count_per_rank, int32_t dtype,
+                                   uint64_t axes_mask, int64_t *request) {
+  if (!request)
+    return fail(DTRT_ERR_INVALID_ARGUMENT,
+                "dtrt_nccl_all_to_all_start: request is null");
+  return allToAll("dtrt_nccl_all_to_all_start", in, out, count_per_rank,
+                  dtype, axes_mask, request);
 }
 
 int32_t dtrt_nccl_broadcast(void *buf, int64_t count, int32_t dtype,

@@ -68,12 +68,18 @@ func.func @reduce_scatter(%x: tensor<32xi32>) -> tensor<8xi32> {
 
 // -----
 
-// all_to_all is the all-gather of the concat dim and this rank's chunk of
-// the split dim; broadcast is the synchronous call (no _start form).
+// all_to_all is one grouped send/receive (dtrt_nccl_all_to_all_start, 32
+// elements per peer) from the input with the split dim at the front into a
+// buffer of the same shape, unpacked after the wait along the concat dim as
+// on the CPU; broadcast is the synchronous call (no _start form).
 // CHECK-LABEL: func.func @all_to_all
-// CHECK: call @dtrt_nccl_all_gather_start(%{{.*}}, %{{.*}}, %c128_i64, %c3_i32, %c2_i64, %{{.*}})
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<8x16xi64>) outs(%{{.*}} : tensor<16x8xi64>) permutation = [1, 0]
+// CHECK: call @dtrt_nccl_all_to_all_start(%{{.*}}, %{{.*}}, %c32_i64, %c3_i32, %c2_i64, %{{.*}})
+// CHECK-NOT: dtrt_nccl_all_gather
 // CHECK: call @dtrt_nccl_wait
-// CHECK: tensor.extract_slice %{{.*}}[0, %{{.*}}] [32, 4] [1, 1]
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2]] output_shape [4, 4, 8] : tensor<16x8xi64> into tensor<4x4x8xi64>
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<4x4x8xi64>) outs(%{{.*}} : tensor<4x8x4xi64>) permutation = [0, 2, 1]
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : tensor<4x8x4xi64> into tensor<32x4xi64>
 // CHECK-LABEL: func.func @broadcast
 // CHECK: call @dtrt_nccl_broadcast(%{{.*}}, %c8_i64, %c1_i32, %c6_i32, %c3_i64) : (i64, i64, i32, i32, i64) -> i32
 // CHECK-NOT: dtrt_nccl_wait

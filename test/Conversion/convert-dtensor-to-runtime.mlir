@@ -82,18 +82,23 @@ func.func @broadcast(%x: tensor<8xf64>) -> tensor<8xf64> {
 
 // -----
 
-// all_to_all gathers the concat dim and keeps this rank's chunk of the split
-// dim; the wait of the async form reads the slice.
+// all_to_all is one dtrt_all_to_all: the split dim moved to the front (the
+// chunk for group rank g is block g of the rows: 32 elements each), and at
+// the wait each received block [4 rows of dim 1, 8 of dim 0] put back along
+// the concat dim as the sender's rows: [4, 4, 8] -> [4, 8, 4] -> [32, 4].
 // CHECK-LABEL: func.func @all_to_all
-// CHECK: call @dtrt_all_gather_start(%{{.*}}, %{{.*}}, %c128_i64, %c3_i32, %c2_i64, %{{.*}})
+// CHECK: %[[T:.*]] = linalg.transpose ins(%{{.*}} : tensor<8x16xi64>) outs(%{{.*}} : tensor<16x8xi64>) permutation = [1, 0]
+// CHECK: bufferization.materialize_in_destination %[[T]]
+// CHECK: %[[OUT:.*]] = memref.alloc() : memref<16x8xi64>
+// CHECK: call @dtrt_all_to_all_start(%{{.*}}, %{{.*}}, %c32_i64, %c3_i32, %c2_i64, %{{.*}})
+// CHECK-NOT: dtrt_all_gather
 // CHECK: call @dtrt_wait
-// CHECK: %[[G:.*]] = bufferization.to_tensor %{{.*}} : memref<32x16xi64> to tensor<32x16xi64>
-// CHECK: %[[R:.*]] = call @dtrt_group_rank(%c2_i64)
-// CHECK: %[[I:.*]] = arith.index_cast %[[R]] : i32 to index
-// CHECK: %[[OFF:.*]] = arith.muli %[[I]], %c4 : index
-// CHECK: %[[S:.*]] = tensor.extract_slice %[[G]][0, %[[OFF]]] [32, 4] [1, 1]
+// CHECK: %[[G:.*]] = bufferization.to_tensor %[[OUT]] {{.*}} : memref<16x8xi64> to tensor<16x8xi64>
+// CHECK: %[[E:.*]] = tensor.expand_shape %[[G]] {{\[\[}}0, 1], [2]] output_shape [4, 4, 8] : tensor<16x8xi64> into tensor<4x4x8xi64>
+// CHECK: %[[P:.*]] = linalg.transpose ins(%[[E]] : tensor<4x4x8xi64>) outs(%{{.*}} : tensor<4x8x4xi64>) permutation = [0, 2, 1]
+// CHECK: %[[C:.*]] = tensor.collapse_shape %[[P]] {{\[\[}}0, 1], [2]] : tensor<4x8x4xi64> into tensor<32x4xi64>
 // CHECK-NOT: dtensor.wait
-// CHECK: return %[[S]]
+// CHECK: return %[[C]]
 dtensor.mesh @mesh = <["a" = 2, "b" = 4]>
 func.func @all_to_all(%x: tensor<8x16xi64>) -> tensor<32x4xi64> {
   %r = dtensor.all_to_all_start %x on @mesh axes [1] split_dim 1 concat_dim 0 : tensor<8x16xi64> -> !dtensor.request<tensor<32x4xi64>>

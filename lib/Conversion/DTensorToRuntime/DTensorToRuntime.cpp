@@ -307,33 +307,27 @@ RuntimeCall prepareGatherOrScatter(CallBuilder &bl, Collective &c, Value input,
   return call;
 }
 
-/// all_to_all(split j, concat i) as the all-gather of dim i followed by this
-/// rank's chunk of dim j (equal chunks: the partitioner emits all_to_all
-/// only for even shards).
+/// all_to_all(split j, concat i): the input with dim j at the front, so that
+/// the chunk for group rank g is block g of its rows (equal chunks: the
+/// partitioner emits all_to_all only for even shards), exchanged by
+/// `dtrt_all_to_all`; each received block goes back along dim i.
 RuntimeCall prepareAllToAll(CallBuilder &bl, Collective &c,
                             RankedTensorType type) {
   int64_t i = *c.op.getGatheredDim(), j = *c.op.getScatteredDim();
-  RuntimeCall call = prepareGatherOrScatter(bl, c, c.input, i, /*gather=*/true);
-  CollectiveOpInterface op = c.op;
+  Value in = bl.moveToFront(c.input, j);
+  Value inBuf = bl.materialize(in);
+  Value outBuf = bl.alloc(bl.sizes(in), getElementTypeOrSelf(in.getType()));
   int64_t groupSize = c.groupSize;
-  call.finish = [=](CallBuilder &fb, Value t) mutable -> Value {
-    RewriterBase &b = fb.b;
-    Location loc = fb.loc;
-    Value gathered = fb.moveFromFront(t, i);
-    Value rank =
-        ProcessIndexOp::create(b, loc, b.getIndexType(), op.getMeshAttr(),
-                               b.getDenseI64ArrayAttr(op.getMeshAxes()));
-    SmallVector<OpFoldResult> sizes = fb.sizes(gathered);
-    Value nj = getValueOrCreateConstantIndexOp(b, loc, sizes[j]);
-    Value chunk = arith::DivUIOp::create(b, loc, nj, fb.index(groupSize));
-    SmallVector<OpFoldResult> offsets(sizes.size(), b.getIndexAttr(0));
-    SmallVector<OpFoldResult> strides(sizes.size(), b.getIndexAttr(1));
-    offsets[j] = arith::MulIOp::create(b, loc, rank, chunk).getResult();
-    sizes[j] = !type.isDynamicDim(j)
-                   ? OpFoldResult(b.getIndexAttr(type.getDimSize(j)))
-                   : OpFoldResult(chunk);
-    return tensor::ExtractSliceOp::create(b, loc, type, gathered, offsets,
-                                          sizes, strides);
+  Value perRank =
+      arith::DivUIOp::create(bl.b, bl.loc, bl.count(in), bl.i64(groupSize));
+  RuntimeCall call;
+  call.sync = DTRT_FUNCTION(dtrt_all_to_all);
+  call.start = DTRT_FUNCTION(dtrt_all_to_all_start);
+  call.args = {bl.pointer(inBuf), bl.pointer(outBuf), perRank,
+               bl.i32(c.dtype), bl.mask(c.op.getMeshAxes())};
+  call.outBuf = outBuf;
+  call.finish = [=](CallBuilder &fb, Value t) {
+    return unpackAllToAll(fb.b, fb.loc, t, i, j, groupSize, type);
   };
   return call;
 }

@@ -227,8 +227,28 @@ Started startReduceScatter(NcclBuilder &bl, Value input, int64_t dim,
   return {slot, block, dim};
 }
 
-/// Starts the collective `bl.op` on `input` (all_to_all: the all-gather of
-/// its concat dim); broadcast, which has no `_start` form, runs here.
+/// all_to_all: the input with the split dim at the front (block g of its
+/// rows is the chunk for group rank g) into a buffer of the same shape,
+/// whose block g comes from group rank g (grouped ncclSend/ncclRecv); the
+/// result is unpacked from it by `finish`.
+Started startAllToAll(NcclBuilder &bl, Value input, int64_t splitDim,
+                      int64_t groupSize) {
+  Value in = bl.permute(input, splitDim, /*toFront=*/true);
+  SmallVector<OpFoldResult> sizes = bl.sizes(in);
+  Value send = bl.alloc(sizes, in);
+  bl.writeInto(in, send);
+  Value recv = bl.alloc(sizes, in);
+  Value perRank = arith::DivUIOp::create(bl.b, bl.loc, bl.product(sizes),
+                                         bl.index(groupSize));
+  Value slot = bl.start("dtrt_nccl_all_to_all",
+                        {createBufferAddress(bl.b, bl.loc, send),
+                         createBufferAddress(bl.b, bl.loc, recv),
+                         bl.toI64(perRank), bl.i32(bl.dtype), bl.mask()});
+  return {slot, recv};
+}
+
+/// Starts the collective `bl.op` on `input`; broadcast, which has no
+/// `_start` form, runs here.
 Started startCollective(NcclBuilder &bl, Value input, int64_t groupSize,
                         SymbolTableCollection &symbolTable) {
   CollectiveOpInterface op = bl.op;
@@ -236,8 +256,9 @@ Started startCollective(NcclBuilder &bl, Value input, int64_t groupSize,
   case CollectiveKind::AllReduce:
     return startAllReduce(bl, input);
   case CollectiveKind::AllGather:
-  case CollectiveKind::AllToAll:
     return startAllGather(bl, input, *op.getGatheredDim(), groupSize);
+  case CollectiveKind::AllToAll:
+    return startAllToAll(bl, input, *op.getScatteredDim(), groupSize);
   case CollectiveKind::ReduceScatter:
     return startReduceScatter(bl, input, *op.getScatteredDim(), groupSize);
   case CollectiveKind::Broadcast: {
@@ -261,23 +282,12 @@ Started startCollective(NcclBuilder &bl, Value input, int64_t groupSize,
 Value finish(NcclBuilder &bl, const Started &s, int64_t groupSize) {
   if (s.slot)
     bl.wait(s.slot);
-  Value result = bl.permute(bl.toTensor(s.result), s.dim, /*toFront=*/false);
   CollectiveOpInterface op = bl.op;
-  if (op.getCollectiveKind() == CollectiveKind::AllToAll) {
-    // This rank's chunk of the split dim of the gathered tensor.
-    int64_t j = *op.getScatteredDim();
-    SmallVector<OpFoldResult> sizes = bl.sizes(result);
-    SmallVector<OpFoldResult> offsets(sizes.size(), bl.b.getIndexAttr(0));
-    SmallVector<OpFoldResult> strides(sizes.size(), bl.b.getIndexAttr(1));
-    OpFoldResult chunk = bl.scale(sizes[j], groupSize, /*multiply=*/false);
-    offsets[j] = arith::MulIOp::create(
-                     bl.b, bl.loc, bl.groupRank(),
-                     getValueOrCreateConstantIndexOp(bl.b, bl.loc, chunk))
-                     .getResult();
-    sizes[j] = chunk;
-    result = tensor::ExtractSliceOp::create(bl.b, bl.loc, result, offsets,
-                                            sizes, strides);
-  }
+  if (op.getCollectiveKind() == CollectiveKind::AllToAll)
+    return unpackAllToAll(bl.b, bl.loc, bl.toTensor(s.result),
+                          *op.getGatheredDim(), *op.getScatteredDim(),
+                          groupSize, op.getResultTensorType());
+  Value result = bl.permute(bl.toTensor(s.result), s.dim, /*toFront=*/false);
   RankedTensorType type = op.getResultTensorType();
   if (result.getType() != type)
     result = tensor::CastOp::create(bl.b, bl.loc, type, result);

@@ -4,7 +4,10 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 
 #include "dtrt/dtrt.h"
@@ -103,4 +106,62 @@ uint64_t mlir::dtensor::runtimeAxesMask(ArrayRef<int64_t> axes) {
   for (int64_t a : axes)
     mask |= uint64_t(1) << a;
   return mask;
+}
+
+Value mlir::dtensor::unpackAllToAll(OpBuilder &b, Location loc, Value received,
+                                    int64_t concatDim, int64_t splitDim,
+                                    int64_t groupSize,
+                                    RankedTensorType resultType) {
+  // received: [G * c, rest...] (rest: the input's dims but the split dim)
+  // -> [G, c, rest...].
+  auto type = cast<RankedTensorType>(received.getType());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> sizes =
+      tensor::getMixedSizes(b, loc, received);
+  OpFoldResult rows = sizes[0];
+  OpFoldResult chunk;
+  if (std::optional<int64_t> n = getConstantIntValue(rows))
+    chunk = b.getIndexAttr(*n / groupSize);
+  else
+    chunk = arith::DivUIOp::create(
+                b, loc, getValueOrCreateConstantIndexOp(b, loc, rows),
+                arith::ConstantIndexOp::create(b, loc, groupSize))
+                .getResult();
+  SmallVector<OpFoldResult> expandedSizes{b.getIndexAttr(groupSize), chunk};
+  expandedSizes.append(sizes.begin() + 1, sizes.end());
+  SmallVector<ReassociationIndices> expand{{0, 1}};
+  for (int64_t d = 2; d <= rank; ++d)
+    expand.push_back({d});
+  auto [staticSizes, dynamicSizes] = decomposeMixedValues(expandedSizes);
+  auto expandedType = RankedTensorType::get(staticSizes, type.getElementType());
+  Value expanded = tensor::ExpandShapeOp::create(
+      b, loc, expandedType, received, expand, expandedSizes);
+  // Dims in the result's order, the concat dim as (G, its block): the
+  // position in `expanded` of result dim d is 1 for the split dim, else its
+  // position among the input's other dims plus 2.
+  SmallVector<int64_t> perm;
+  SmallVector<ReassociationIndices> collapse;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t source = d == splitDim ? 1 : (d < splitDim ? d : d - 1) + 2;
+    ReassociationIndices group;
+    if (d == concatDim) {
+      group.push_back(perm.size());
+      perm.push_back(0);
+    }
+    group.push_back(perm.size());
+    perm.push_back(source);
+    collapse.push_back(group);
+  }
+  SmallVector<OpFoldResult> permutedSizes;
+  for (int64_t p : perm)
+    permutedSizes.push_back(expandedSizes[p]);
+  Value init =
+      tensor::EmptyOp::create(b, loc, permutedSizes, type.getElementType());
+  Value permuted =
+      linalg::TransposeOp::create(b, loc, expanded, init, perm).getResult()[0];
+  Value result =
+      tensor::CollapseShapeOp::create(b, loc, permuted, collapse).getResult();
+  if (result.getType() != resultType)
+    result = tensor::CastOp::create(b, loc, resultType, result);
+  return result;
 }

@@ -91,3 +91,24 @@ func.func @slice_sharded(%x: tensor<16x8xf32> {dtensor.spec = #dtensor.spec<@mes
   %e = math.exp %s : tensor<16x3xf32>
   return %e : tensor<16x3xf32>
 }
+
+// All-to-alls whose concat dim comes before the split dim (S(1) -> S(0)),
+// on a 3-D value (S(2) -> S(0) on 4 ranks), and on one axis of a 2-D mesh
+// with the other axis sharding a third dim ([S(1), S(2)] -> [S(1), S(0)]
+// over "b"): each rank's received blocks go back along the concat dim in
+// the senders' order (one dtrt_all_to_all each).
+func.func @s1_to_s0(%x: tensor<256x256xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(1)]>})
+    -> (tensor<256x256xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>}) {
+  %y = math.exp %x : tensor<256x256xf32>
+  return %y : tensor<256x256xf32>
+}
+func.func @s2_to_s0_3d(%x: tensor<64x8x256xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(2)]>})
+    -> (tensor<64x8x256xf32> {dtensor.spec = #dtensor.spec<@mesh, [S(0)]>}) {
+  %y = math.exp %x : tensor<64x8x256xf32>
+  return %y : tensor<64x8x256xf32>
+}
+func.func @a2a_sub_axis(%x: tensor<64x8x256xf32> {dtensor.spec = #dtensor.spec<@grid, [S(1), S(2)]>})
+    -> (tensor<64x8x256xf32> {dtensor.spec = #dtensor.spec<@grid, [S(1), S(0)]>}) {
+  %y = math.exp %x : tensor<64x8x256xf32>
+  return %y : tensor<64x8x256xf32>
+}

@@ -40,6 +40,15 @@ func::FuncOp declareRuntimeFunction(OpBuilder &builder, ModuleOp module,
 void createCheckedRuntimeCall(OpBuilder &builder, Location loc, func::FuncOp fn,
                               ValueRange args);
 
+/// The result of an all_to_all (concat dim `concatDim`, split dim
+/// `splitDim`, `groupSize` ranks) from `received`, the tensor the runtime's
+/// all-to-all wrote: the input with the split dim moved to the front, whose
+/// equal blocks of rows came from the group ranks in order. Each block is
+/// put back along the concat dim, as the sender's chunk of it.
+Value unpackAllToAll(OpBuilder &builder, Location loc, Value received,
+                     int64_t concatDim, int64_t splitDim, int64_t groupSize,
+                     RankedTensorType resultType);
+
 /// The address of the first element of buffer `memref`, as an i64 (the
 /// aligned pointer plus the offset of its strided layout).
 Value createBufferAddress(OpBuilder &builder, Location loc, Value memref);
