@@ -145,11 +145,14 @@ def DTensorLinalgToCuBLASLt
     computing `C[i] = alpha op(A[i]) op(B[i]) + beta C[i]` for `i <
     batch`, with `op(A)` the m x k matrix stored row-major with leading
     dimension `lda` (`trans_a = 0`) or its transpose stored k x m
-    (`trans_a = 1`); pointers travel as i64. Matched: exactly one m, n and
-    k dim, any number of batch dims, operands whose indexing maps are
+    (`trans_a = 1`); pointers travel as i64. Matched: m, n and k dims
+    (several of one kind are one GEMM dim when they are consecutive, in
+    loop order, in every operand that has them and one contiguous run of
+    its buffer, with static strides: a 3-D activation times a weight, a
+    projection to heads), any number of batch dims, operands whose indexing maps are
     projected permutations, A and B of f32, f16 or bf16 (the same type), C
     of that type or f32, a unit stride on the k or m dim of A, the n or k
-    dim of B and the n dim of C (or the m dim of C: then the inputs swap
+    dim of B and the n dim of C (the innermost dim of a group; or the m dim of C: then the inputs swap
     roles, C^T = B^T A^T). The innermost batch dim is the GEMM's
     batch (its strides are the stride_* arguments); outer batch dims become
     an `scf.for` nest of calls. alpha = 1; beta = 1 (the linalg op

@@ -76,26 +76,59 @@ std::optional<int64_t> positionOf(AffineMap map, unsigned dim) {
   return *pos;
 }
 
-/// The layout of the operand `buffer` (indexing map `map`) holding matrix
-/// dims (`first`, `second`), stored row-major if `second` has unit stride,
-/// transposed if `first` has; fails otherwise.
-FailureOr<GemmOperand> matchOperand(Value buffer, AffineMap map, unsigned first,
-                                    unsigned second, ArrayRef<unsigned> batch,
+/// The positions in `map`'s results of the loop dims `group`, if they are
+/// consecutive, in the group's order, and (for a group of several dims) of
+/// one contiguous run of `type`'s buffer, each stride the next one's times
+/// its size, all static: the group then indexes the buffer as one dim of
+/// the product of their sizes with the innermost one's stride.
+std::optional<SmallVector<int64_t>> groupPositions(AffineMap map,
+                                                   ArrayRef<unsigned> group,
+                                                   MemRefType type,
+                                                   ArrayRef<int64_t> strides) {
+  SmallVector<int64_t> positions;
+  for (unsigned dim : group) {
+    std::optional<int64_t> p = positionOf(map, dim);
+    if (!p || (!positions.empty() && *p != positions.back() + 1))
+      return std::nullopt;
+    positions.push_back(*p);
+  }
+  for (size_t i = 0; i + 1 < positions.size(); ++i) {
+    int64_t outer = positions[i], inner = positions[i + 1];
+    if (ShapedType::isDynamic(strides[outer]) ||
+        ShapedType::isDynamic(strides[inner]) ||
+        type.isDynamicDim(inner) ||
+        strides[outer] != strides[inner] * type.getDimSize(inner))
+      return std::nullopt;
+  }
+  return positions;
+}
+
+/// The layout of the operand `buffer` (indexing map `map`) holding the
+/// matrix of loop dim groups (`first`, `second`), stored row-major if the
+/// innermost dim of `second` has unit stride, transposed if that of `first`
+/// has; fails otherwise or when a group is not one contiguous run.
+FailureOr<GemmOperand> matchOperand(Value buffer, AffineMap map,
+                                    ArrayRef<unsigned> first,
+                                    ArrayRef<unsigned> second,
+                                    ArrayRef<unsigned> batch,
                                     bool allowTranspose) {
   auto type = cast<MemRefType>(buffer.getType());
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(type.getStridesAndOffset(strides, offset)))
     return failure();
-  std::optional<int64_t> p = positionOf(map, first),
-                         q = positionOf(map, second);
-  if (!p || !q)
+  std::optional<SmallVector<int64_t>> ps =
+      groupPositions(map, first, type, strides);
+  std::optional<SmallVector<int64_t>> qs =
+      groupPositions(map, second, type, strides);
+  if (!ps || !qs)
     return failure();
-  GemmOperand op{buffer, *p, *q, false, {}};
-  if (strides[*q] != 1) {
-    if (!allowTranspose || strides[*p] != 1)
+  int64_t p = ps->back(), q = qs->back();
+  GemmOperand op{buffer, p, q, false, {}};
+  if (strides[q] != 1) {
+    if (!allowTranspose || strides[p] != 1)
       return failure();
-    op = GemmOperand{buffer, *q, *p, true, {}};
+    op = GemmOperand{buffer, q, p, true, {}};
   }
   for (unsigned d : batch) {
     std::optional<int64_t> pos = positionOf(map, d);
@@ -113,8 +146,7 @@ FailureOr<GemmPlan> matchGemm(linalg::LinalgOp op) {
     return failure();
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
-  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
-      dims->k.size() != 1)
+  if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.empty())
     return failure();
   for (AffineMap map : op.getIndexingMapsArray())
     if (!map.isProjectedPermutation())
@@ -128,7 +160,7 @@ FailureOr<GemmPlan> matchGemm(linalg::LinalgOp op) {
   // C = A B, or, when C is stored with m contiguous, C^T = B^T A^T: the
   // inputs swap roles (the body's product commutes).
   for (bool swap : {false, true}) {
-    unsigned m = dims->m[0], n = dims->n[0], k = dims->k[0];
+    SmallVector<unsigned, 2> m = dims->m, n = dims->n, k = dims->k;
     unsigned ia = 0, ib = 1;
     if (swap) {
       std::swap(m, n);
@@ -143,8 +175,8 @@ FailureOr<GemmPlan> matchGemm(linalg::LinalgOp op) {
     if (failed(a) || failed(b) || failed(c))
       continue;
     linalg::ContractionDimensions gemmDims = *dims;
-    gemmDims.m = {m};
-    gemmDims.n = {n};
+    gemmDims.m = m;
+    gemmDims.n = n;
     return GemmPlan{gemmDims, *a, *b, *c, false, {}};
   }
   return failure();
@@ -292,6 +324,13 @@ private:
   Value size(unsigned loopDim) {
     return getValueOrCreateConstantIndexOp(b, loc, ranges[loopDim].size);
   }
+  /// The size of a collapsed group of loop dims (m, n or k): the product.
+  Value size(ArrayRef<unsigned> group) {
+    Value product = size(group.front());
+    for (unsigned d : group.drop_front())
+      product = arith::MulIOp::create(b, loc, product, size(d));
+    return product;
+  }
 
   /// The loops over the batch dims but the innermost, each adding its
   /// iteration's offset to every operand.
@@ -369,9 +408,9 @@ void GemmBuilder::buildCall(ArrayRef<OperandArgs> args, Value batch) {
                               cst32(plan.a.transposed),
                               cst32(plan.b.transposed),
                               toI64(batch),
-                              toI64(size(plan.dims.m[0])),
-                              toI64(size(plan.dims.n[0])),
-                              toI64(size(plan.dims.k[0]))};
+                              toI64(size(plan.dims.m)),
+                              toI64(size(plan.dims.n)),
+                              toI64(size(plan.dims.k))};
   for (size_t i = 0; i < 3; ++i)
     callArgs.append(
         {address(i), toI64(args[i].ld), toI64(args[i].batchStride)});
@@ -385,8 +424,7 @@ void GemmBuilder::buildCall(ArrayRef<OperandArgs> args, Value batch) {
 
 void GemmBuilder::buildEmulation(ArrayRef<OperandArgs> args, Value batch) {
   MLIRContext *ctx = b.getContext();
-  Value m = size(plan.dims.m[0]), n = size(plan.dims.n[0]),
-        k = size(plan.dims.k[0]);
+  Value m = size(plan.dims.m), n = size(plan.dims.n), k = size(plan.dims.k);
   // The [batch, rows, cols] view each call argument describes.
   auto view = [&](const GemmOperand &o, const OperandArgs &a, Value rows,
                   Value cols) -> Value {
