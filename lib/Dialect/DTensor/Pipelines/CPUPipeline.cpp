@@ -46,8 +46,13 @@ void mlir::dtensor::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(dtensor::createDTensorDecomposeAggregates());
   // The elementwise ops the TOSA lowering creates.
   pm.addPass(dtensor::createDTensorElementwiseToLinalg());
-  if (options.blas)
+  if (options.blas) {
     pm.addPass(dtensor::createDTensorFoldTransposeIntoContraction());
+    // One m, n and k loop per contraction where the operands allow: the
+    // GEMM of a contraction over several heads' dims.
+    pm.addNestedPass<func::FuncOp>(
+        dtensor::createDTensorCollapseContractionDims());
+  }
   pm.addPass(createCanonicalizerPass());
   if (options.vectorize) {
     dtensor::DTensorFuseElementwiseOptions fuse;

@@ -63,8 +63,11 @@ void addTensorStages(OpPassManager &pm,
   // Transposes read by a contraction (torch-mlir's attention heads) or of
   // its result folded into its maps: the GEMM call reads the strided
   // buffer with a transpose flag and leading dimension, no copy kernel.
-  if (options.cublaslt)
+  if (options.cublaslt) {
     pm.addPass(dtensor::createDTensorFoldTransposeIntoContraction());
+    pm.addNestedPass<func::FuncOp>(
+        dtensor::createDTensorCollapseContractionDims());
+  }
   pm.addPass(createCanonicalizerPass());
   pm.addPass(dtensor::createDTensorFuseElementwise());
   pm.addPass(createCanonicalizerPass());

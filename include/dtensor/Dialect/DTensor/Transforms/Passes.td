@@ -563,6 +563,39 @@ def DTensorFuseRows : Pass<"dtensor-fuse-rows", "::mlir::func::FuncOp"> {
   ];
 }
 
+def DTensorCollapseContractionDims
+    : Pass<"dtensor-collapse-contraction-dims", "::mlir::func::FuncOp"> {
+  let summary = "collapse runs of m, n or k loops of contractions on tensors "
+                "into one loop";
+  let description = [{
+    A contraction on tensors (`linalg::isaContractionOpInterface`: batch,
+    m, n and k loops) whose loops of one kind include a run that every
+    indexing map reads consecutively and in order (or not at all) gets the
+    run collapsed into one loop (upstream's `collapseOpIterationDims`, with
+    `tensor.collapse_shape` / `expand_shape` of its operands and result):
+    the output projection of attention reading `[t, h, d]` against a
+    weight `[h, d, n]` becomes a GEMM with one k loop of `h * d`, a 3-D
+    activation times a weight one with one m loop. The BLAS and cuBLASLt
+    lowerings take one loop of each kind; on tensors the reshapes are free
+    (views after bufferization).
+
+    ```mlir
+    // (t, n, h, d) -> (t, h, d) x (h, d, n) -> (t, n), h and d reductions
+    %o = linalg.generic ... ins(%q, %w : tensor<24x3x8xf32>, tensor<3x8x10xf32>)
+    // becomes
+    %q2 = tensor.collapse_shape %q [[0], [1, 2]] : ... into tensor<24x24xf32>
+    %w2 = tensor.collapse_shape %w [[0, 1], [2]] : ... into tensor<24x10xf32>
+    %o = linalg.generic ... ins(%q2, %w2 : tensor<24x24xf32>, tensor<24x10xf32>)
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numCollapsed", "num-collapsed",
+              "Number of contractions whose loops were collapsed">
+  ];
+}
+
 def DTensorParallelizeLoops
     : Pass<"dtensor-parallelize-loops", "::mlir::func::FuncOp"> {
   let summary = "split the loops marked dtensor.parallel_loop into chunks "
