@@ -180,48 +180,46 @@ int32_t destroyEvent(cudaEvent_t event) {
   return DTRT_OK;
 }
 
-/// Waits for the collective of `span`, records its comm span on the device's
-/// timeline (moved to the host's through the epoch event) and returns its
-/// events to the pool.
-int32_t recordDeviceSpan(const NcclSpan &span) {
+/// Waits for `done`, reads the host times (microseconds since dtrt_init)
+/// of `start` and `done` through the epoch event, and returns both events
+/// to the pool.
+int32_t readDeviceTimes(cudaEvent_t start, cudaEvent_t done, double &startUs,
+                        double &endUs) {
   NcclState &state = nccl();
   float startMs = 0.0f, endMs = 0.0f;
-  cudaError_t error = cudaEventSynchronize(span.done);
+  cudaError_t error = cudaEventSynchronize(done);
   const char *call = "cudaEventSynchronize";
   if (error == cudaSuccess) {
     call = "cudaEventElapsedTime";
-    error = cudaEventElapsedTime(&startMs, state.epoch, span.start);
+    error = cudaEventElapsedTime(&startMs, state.epoch, start);
   }
   if (error == cudaSuccess)
-    error = cudaEventElapsedTime(&endMs, state.epoch, span.done);
-  state.events.release(span.start);
-  state.events.release(span.done);
+    error = cudaEventElapsedTime(&endMs, state.epoch, done);
+  state.events.release(start);
+  state.events.release(done);
   if (error != cudaSuccess)
     return cudaFail(call, error);
-  recordSpan(span.name, DTRT_SPAN_COMM, state.epochUs + 1000.0 * startMs,
-             state.epochUs + 1000.0 * endMs, span.bytes, span.axesMask);
+  startUs = state.epochUs + 1000.0 * startMs;
+  endUs = state.epochUs + 1000.0 * endMs;
   return DTRT_OK;
 }
 
-/// Records the compute span `span` of the compute stream, as
+/// Records the comm span of the collective of `span` on the device's
+/// timeline, once it completed.
+int32_t recordDeviceSpan(const NcclSpan &span) {
+  double startUs = 0.0, endUs = 0.0;
+  DTRT_RETURN_IF_ERROR(readDeviceTimes(span.start, span.done, startUs, endUs));
+  recordSpan(span.name, DTRT_SPAN_COMM, startUs, endUs, span.bytes,
+             span.axesMask);
+  return DTRT_OK;
+}
+
+/// Records a closed compute span of the compute stream, as
 /// `recordDeviceSpan` a collective's.
 int32_t recordComputeSpan(const DeviceSpanLog<cudaEvent_t>::Span &span) {
-  NcclState &state = nccl();
-  float startMs = 0.0f, endMs = 0.0f;
-  cudaError_t error = cudaEventSynchronize(span.done);
-  const char *call = "cudaEventSynchronize";
-  if (error == cudaSuccess) {
-    call = "cudaEventElapsedTime";
-    error = cudaEventElapsedTime(&startMs, state.epoch, span.start);
-  }
-  if (error == cudaSuccess)
-    error = cudaEventElapsedTime(&endMs, state.epoch, span.done);
-  state.events.release(span.start);
-  state.events.release(span.done);
-  if (error != cudaSuccess)
-    return cudaFail(call, error);
-  recordSpan(span.name.c_str(), DTRT_SPAN_COMPUTE,
-             state.epochUs + 1000.0 * startMs, state.epochUs + 1000.0 * endMs);
+  double startUs = 0.0, endUs = 0.0;
+  DTRT_RETURN_IF_ERROR(readDeviceTimes(span.start, span.done, startUs, endUs));
+  recordSpan(span.name.c_str(), DTRT_SPAN_COMPUTE, startUs, endUs);
   return DTRT_OK;
 }
 
@@ -240,34 +238,34 @@ int32_t recordUnrecordedSpans() {
   return status == DTRT_OK ? compute : status;
 }
 
+/// An event from the pool recorded on the compute stream now.
+int32_t recordComputeEvent(cudaEvent_t &event) {
+  NcclState &state = nccl();
+  DTRT_RETURN_IF_ERROR(state.events.acquire(event, createTimingEvent));
+  cudaError_t error = cudaEventRecord(event, state.computeStream);
+  if (error != cudaSuccess) {
+    state.events.release(event);
+    return cudaFail("cudaEventRecord", error);
+  }
+  return DTRT_OK;
+}
+
 /// dtrt_span_begin of a compute span: an event on the compute stream where
 /// the work enqueued after it begins.
 int32_t beginComputeSpan(const char *name) {
-  NcclState &state = nccl();
   cudaEvent_t start = nullptr;
-  DTRT_RETURN_IF_ERROR(state.events.acquire(start, createTimingEvent));
-  cudaError_t error = cudaEventRecord(start, state.computeStream);
-  if (error != cudaSuccess) {
-    state.events.release(start);
-    return cudaFail("cudaEventRecord", error);
-  }
-  state.computeSpans.open(name, start);
+  DTRT_RETURN_IF_ERROR(recordComputeEvent(start));
+  nccl().computeSpans.open(name, start);
   return DTRT_OK;
 }
 
 /// dtrt_span_end of a compute span: an event where the work enqueued so far
 /// ends; the span is recorded when the trace is written.
 int32_t endComputeSpan() {
-  NcclState &state = nccl();
   cudaEvent_t done = nullptr;
-  DTRT_RETURN_IF_ERROR(state.events.acquire(done, createTimingEvent));
-  cudaError_t error = cudaEventRecord(done, state.computeStream);
-  if (error != cudaSuccess) {
-    state.events.release(done);
-    return cudaFail("cudaEventRecord", error);
-  }
-  if (!state.computeSpans.close(done)) {
-    state.events.release(done);
+  DTRT_RETURN_IF_ERROR(recordComputeEvent(done));
+  if (!nccl().computeSpans.close(done)) {
+    nccl().events.release(done);
     return fail(DTRT_ERR_STATE, "dtrt_span_end: no open compute span");
   }
   return DTRT_OK;

@@ -204,13 +204,22 @@ Started startAllGather(NcclBuilder &bl, Value input, int64_t dim,
   return {slot, out, dim};
 }
 
+/// A fresh device buffer holding `input` with dim `dim` moved to the front
+/// (the layout of NCCL's blocks); `sizes` gets its sizes.
+Value stageAtFront(NcclBuilder &bl, Value input, int64_t dim,
+                   SmallVector<OpFoldResult> &sizes) {
+  Value in = bl.permute(input, dim, /*toFront=*/true);
+  sizes = bl.sizes(in);
+  Value buf = bl.alloc(sizes, in);
+  bl.writeInto(in, buf);
+  return buf;
+}
+
 /// reduce_scatter (in place: the result is this rank's block of the input).
 Started startReduceScatter(NcclBuilder &bl, Value input, int64_t dim,
                            int64_t groupSize) {
-  Value in = bl.permute(input, dim, /*toFront=*/true);
-  SmallVector<OpFoldResult> inSizes = bl.sizes(in);
-  Value buf = bl.alloc(inSizes, in);
-  bl.writeInto(in, buf);
+  SmallVector<OpFoldResult> inSizes;
+  Value buf = stageAtFront(bl, input, dim, inSizes);
   OpFoldResult rows = bl.scale(inSizes[0], groupSize, /*multiply=*/false);
   Value offset = arith::MulIOp::create(
       bl.b, bl.loc, bl.groupRank(),
@@ -233,11 +242,9 @@ Started startReduceScatter(NcclBuilder &bl, Value input, int64_t dim,
 /// result is unpacked from it by `finish`.
 Started startAllToAll(NcclBuilder &bl, Value input, int64_t splitDim,
                       int64_t groupSize) {
-  Value in = bl.permute(input, splitDim, /*toFront=*/true);
-  SmallVector<OpFoldResult> sizes = bl.sizes(in);
-  Value send = bl.alloc(sizes, in);
-  bl.writeInto(in, send);
-  Value recv = bl.alloc(sizes, in);
+  SmallVector<OpFoldResult> sizes;
+  Value send = stageAtFront(bl, input, splitDim, sizes);
+  Value recv = bl.alloc(sizes, send);
   Value perRank = arith::DivUIOp::create(bl.b, bl.loc, bl.product(sizes),
                                          bl.index(groupSize));
   Value slot = bl.start("dtrt_nccl_all_to_all",
