@@ -289,6 +289,58 @@ def DTensorGPUBlockReductions
                            "::mlir::scf::SCFDialect"];
 }
 
+def DTensorGPUTiledTranspose
+    : Pass<"dtensor-gpu-tiled-transpose", "::mlir::func::FuncOp"> {
+  let summary = "ops that read an input across the output's rows as "
+                "kernels staging square tiles in shared memory";
+  let description = [{
+    The loop path maps consecutive threads to consecutive elements of the
+    output's innermost dim; an input whose own innermost dim follows another
+    loop (a `[1, 0]` `linalg.transpose`, a permuted copy) is then read a
+    whole row apart by neighbouring threads. This pass rewrites every
+    structured op on buffers with all loops parallel, one init indexed by
+    the identity, and inputs indexed by projected permutations of which at
+    least one (the staged inputs, all with the same innermost loop `a`)
+    reads along a loop other than the innermost loop `n` while depending on
+    `n`, both the staged inputs and the output with a unit innermost
+    stride, into a `gpu.launch` of one block per `T` x `T` square of the
+    loops (`a`, `n`) and per index of the other loops (`tile-size` `T`),
+    with `T` x `block-rows` threads and one workgroup buffer of `T` rows
+    per staged input (each row of an even `T` padded to an odd number of
+    4-byte words: 33 f32, 34 f16/bf16, 36 i8, so that the threads reading
+    a column touch distinct banks). Phase 1: thread (x, y) reads the
+    elements `a = a0 + x`, `n = n0 + y + k * block-rows` (consecutive
+    threads, consecutive addresses of the staged inputs) into the tile; a
+    `gpu.barrier`; phase 2: thread (x, y) computes the body at
+    `n = n0 + x`, `a = a0 + y + k * block-rows`, the staged inputs read
+    from the tile, the others from memory, and stores the output along
+    `n`. Edge tiles are masked; a launch whose block count is not a
+    positive constant is guarded by an `scf.if`. Other ops are unchanged.
+
+    `emulate=true` (testing on the CPU) builds the same tiles as host
+    loops: an `scf.parallel` over the blocks, a `memref.alloca` per tile,
+    and the two phases as loops over the threads one after the other (the
+    order the barrier gives), so that running it checks the tile indexing
+    and the masks.
+  }];
+  let options = [
+    Option<"tileSize", "tile-size", "int64_t", /*default=*/"32",
+           "edge of the square tile (threads along x)">,
+    Option<"blockRows", "block-rows", "int64_t", /*default=*/"8",
+           "threads along y; each covers tile-size / block-rows rows">,
+    Option<"emulate", "emulate", "bool", /*default=*/"false",
+           "build host loops with the same tiles instead of kernels "
+           "(testing)">
+  ];
+  let statistics = [
+    Statistic<"numTiled", "num-tiled", "ops staged through shared-memory tiles">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def DTensorGPUHostBuffers
     : Pass<"dtensor-gpu-host-buffers", "::mlir::ModuleOp"> {
   let summary = "move the buffers of host code to the GPU";

@@ -98,6 +98,11 @@ void addLoopStages(OpPassManager &pm,
   reductions.emulate = options.cpuOracle;
   pm.addNestedPass<func::FuncOp>(
       dtensor::createDTensorGPUBlockReductions(reductions));
+  // Ops reading an input across the output's rows: shared-memory tiles.
+  dtensor::DTensorGPUTiledTransposeOptions transposes;
+  transposes.emulate = options.cpuOracle;
+  pm.addNestedPass<func::FuncOp>(
+      dtensor::createDTensorGPUTiledTranspose(transposes));
   if (!options.cpuOracle)
     pm.addPass(dtensor::createDTensorGPUHostBuffers());
   OpPassManager &fpm = pm.nest<func::FuncOp>();
