@@ -91,20 +91,18 @@ func.func @swapped(%w: memref<32x8xf32>, %dy: memref<4x8xf32>, %dh: memref<4x32x
 
 // -----
 
-// Not GEMMs: tensors, integer elements, a C with no contiguous dim, a
-// body that is not a multiply-accumulate.
+// Not GEMMs: tensors, integer elements, a body that is not a
+// multiply-accumulate.
 // CHECK-LABEL: func.func @negative
 // CHECK-NOT: dtrt_cublaslt_matmul
 // CHECK: linalg.matmul ins(%{{.*}} : tensor<4x8xf32>
 // CHECK: linalg.matmul ins(%{{.*}} : memref<4x8xi32>
-// CHECK: linalg.matmul ins(%{{.*}} : memref<4x8xf32>, memref<8x16xf32>) outs(%{{.*}} : memref<4x16xf32, strided<[32, 2]>>)
 // CHECK: linalg.generic
 func.func @negative(%t: tensor<4x8xf32>, %u: tensor<8x16xf32>, %v: tensor<4x16xf32>,
                     %ia: memref<4x8xi32>, %ib: memref<8x16xi32>, %ic: memref<4x16xi32>,
                     %a: memref<4x8xf32>, %b: memref<8x16xf32>, %cs: memref<4x16xf32, strided<[32, 2]>>) -> tensor<4x16xf32> {
   %r = linalg.matmul ins(%t, %u : tensor<4x8xf32>, tensor<8x16xf32>) outs(%v : tensor<4x16xf32>) -> tensor<4x16xf32>
   linalg.matmul ins(%ia, %ib : memref<4x8xi32>, memref<8x16xi32>) outs(%ic : memref<4x16xi32>)
-  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%cs : memref<4x16xf32, strided<[32, 2]>>)
   linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%cs : memref<4x16xf32, strided<[32, 2]>>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
@@ -277,4 +275,112 @@ func.func @no_epilogue(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %arg: memref<4
     linalg.yield %r : f32
   }
   return %d1, %c2, %c3 : memref<4x16xf32>, memref<4x16xf32>, memref<4x16xf32>
+}
+
+// -----
+
+// Packing: GEMMs but for their buffers' layouts.
+
+// A batch dim innermost in A: A is transposed into a packed [b, m, k]
+// copy; the call reads the copy (lda 8, batch stride 32), B and C in
+// place; the zero fill of the fresh C gives beta = 0 and goes.
+#a = affine_map<(b, m, n, k) -> (m, k, b)>
+#b = affine_map<(b, m, n, k) -> (b, k, n)>
+#c = affine_map<(b, m, n, k) -> (b, m, n)>
+// CHECK-LABEL: func.func @pack_batch_innermost
+// CHECK-SAME: (%[[X:.*]]: memref<4x8x3xf32>, %[[Y:.*]]: memref<3x8x16xf32>)
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NOT: linalg.fill
+// CHECK: %[[PA:.*]] = memref.alloc() : memref<3x4x8xf32>
+// CHECK: linalg.transpose ins(%[[X]] : memref<4x8x3xf32>) outs(%[[PA]] : memref<3x4x8xf32>) permutation = [2, 0, 1]
+// CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[PA]]
+// CHECK: %[[IA:.*]] = arith.index_cast %[[PTR]]
+// CHECK: call @dtrt_cublaslt_matmul(%c0_i32, %c0_i32, %c0_i32, %c0_i32, %c3_i64, %c4_i64, %c16_i64, %c8_i64, %[[IA]], %c8_i64, %c32_i64, %{{.*}}, %c16_i64, %c128_i64, %{{.*}}, %c16_i64, %c64_i64, %[[ONE]], %[[ZERO]],
+// CHECK: memref.dealloc %[[PA]]
+// CHECK-NOT: linalg.generic
+// EMU-LABEL: func.func @pack_batch_innermost
+// EMU: linalg.transpose
+// EMU: linalg.generic {{.*}} attrs = {__cublaslt_emulation__}
+// EMU-NOT: dtrt_cublaslt_matmul
+func.func @pack_batch_innermost(%x: memref<4x8x3xf32>, %y: memref<3x8x16xf32>) -> memref<3x4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %o = memref.alloc() : memref<3x4x16xf32>
+  linalg.fill ins(%zero : f32) outs(%o : memref<3x4x16xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %y : memref<4x8x3xf32>, memref<3x8x16xf32>) outs(%o : memref<3x4x16xf32>) {
+  ^bb0(%u: f32, %v: f32, %acc: f32):
+    %p = arith.mulf %u, %v : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return %o : memref<3x4x16xf32>
+}
+
+// A C with no contiguous dim, accumulated into: copied into a packed C,
+// the call on it with beta = 1, the copy transposed back and freed.
+// CHECK-LABEL: func.func @pack_strided_c
+// CHECK-SAME: (%{{.*}}: memref<4x8xf32>, %{{.*}}: memref<8x16xf32>, %[[CS:.*]]: memref<4x16xf32, strided<[32, 2]>>)
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: %[[PC:.*]] = memref.alloc() : memref<4x16xf32>
+// CHECK: linalg.transpose ins(%[[CS]] : {{.*}}) outs(%[[PC]] : memref<4x16xf32>) permutation = [0, 1]
+// CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[PC]]
+// CHECK: %[[IC:.*]] = arith.index_cast %[[PTR]]
+// CHECK: call @dtrt_cublaslt_matmul(%c0_i32, %c0_i32, %c0_i32, %c0_i32, %c1_i64, %c4_i64, %c16_i64, %c8_i64, %{{.*}}, %c8_i64, %c0_i64, %{{.*}}, %c16_i64, %c0_i64, %[[IC]], %c16_i64, %c0_i64, %[[ONE]], %[[ONE]],
+// CHECK: linalg.transpose ins(%[[PC]] : memref<4x16xf32>) outs(%[[CS]] : {{.*}}) permutation = [0, 1]
+// CHECK: memref.dealloc %[[PC]]
+func.func @pack_strided_c(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %cs: memref<4x16xf32, strided<[32, 2]>>) {
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%cs : memref<4x16xf32, strided<[32, 2]>>)
+  return
+}
+
+// An n group (h, d) stored in C as [d, m, h], C holding zeros: the packed
+// C [m, h, d] is not copied in (beta = 0, no fill left), the result is
+// transposed back with the inverse permutation [2, 0, 1] (not a
+// self-inverse one).
+#a3 = affine_map<(m, h, d, k) -> (m, k)>
+#b3 = affine_map<(m, h, d, k) -> (k, h, d)>
+#c3 = affine_map<(m, h, d, k) -> (d, m, h)>
+// CHECK-LABEL: func.func @pack_c_zero
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NOT: linalg.fill
+// CHECK: %[[O:.*]] = memref.alloc() : memref<4x7x3xf32>
+// CHECK: %[[PC:.*]] = memref.alloc() : memref<7x3x4xf32>
+// CHECK-NOT: linalg.transpose
+// CHECK: call @dtrt_cublaslt_matmul(%c0_i32, %c0_i32, %c0_i32, %c0_i32, %c1_i64, %c7_i64, %c12_i64, %c9_i64, {{.*}}, %[[ONE]], %[[ZERO]],
+// CHECK: linalg.transpose ins(%[[PC]] : memref<7x3x4xf32>) outs(%[[O]] : memref<4x7x3xf32>) permutation = [2, 0, 1]
+// CHECK: memref.dealloc %[[PC]]
+func.func @pack_c_zero(%x: memref<7x9xf32>, %y: memref<9x3x4xf32>) -> memref<4x7x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %o = memref.alloc() : memref<4x7x3xf32>
+  linalg.fill ins(%zero : f32) outs(%o : memref<4x7x3xf32>)
+  linalg.generic {indexing_maps = [#a3, #b3, #c3], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %y : memref<7x9xf32>, memref<9x3x4xf32>) outs(%o : memref<4x7x3xf32>) {
+  ^bb0(%u: f32, %v: f32, %acc: f32):
+    %p = arith.mulf %u, %v : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return %o : memref<4x7x3xf32>
+}
+
+// Why: an m group (s, t) split by k with a dynamic size; a packed copy
+// would have dynamic strides inside the group: left to the kernel path.
+#a2 = affine_map<(s, t, n, k) -> (s, k, t)>
+#b2 = affine_map<(s, t, n, k) -> (k, n)>
+#c2 = affine_map<(s, t, n, k) -> (s, t, n)>
+// CHECK-LABEL: func.func @no_pack_dynamic_group
+// CHECK-NOT: dtrt_cublaslt_matmul
+// CHECK-NOT: memref.alloc
+// CHECK: linalg.generic
+func.func @no_pack_dynamic_group(%x: memref<5x12x?xf32>, %y: memref<12x10xf32>, %o: memref<5x?x10xf32>) {
+  linalg.generic {indexing_maps = [#a2, #b2, #c2], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %y : memref<5x12x?xf32>, memref<12x10xf32>) outs(%o : memref<5x?x10xf32>) {
+  ^bb0(%u: f32, %v: f32, %acc: f32):
+    %p = arith.mulf %u, %v : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
 }

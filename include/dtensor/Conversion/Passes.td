@@ -95,7 +95,9 @@ def DTensorLinalgToBLAS : Pass<"dtensor-linalg-to-blas", "::mlir::ModuleOp"> {
     Statistic<"numBatched", "batched", "of those, batched over a loop nest">,
     Statistic<"numBetaZero", "beta-zero", "of those, called with beta = 0">,
     Statistic<"numErasedFills", "erased-fills",
-              "zero fills and copies of zeros erased">
+              "zero fills and copies of zeros erased">,
+    Statistic<"numPacked", "packed",
+              "contractions whose operands were packed for one GEMM">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
@@ -158,7 +160,19 @@ def DTensorLinalgToCuBLASLt
     an `scf.for` nest of calls. alpha = 1; beta = 1 (the linalg op
     accumulates into its init) unless the output holds zeros. The returned
     status is checked: non-zero calls `dtrt_abort(dtrt_last_error())`.
-    Contractions that do not match are left to the kernel path.
+
+    A contraction that is a GEMM but for the layout of some of its buffers
+    (a group of m, n or k dims that is not one contiguous run in loop order,
+    no unit stride where the GEMM needs one, a batch dim innermost) has
+    those operands packed first: each copied by a `linalg.transpose` into a
+    fresh buffer `[batch, m, k]` (A), `[batch, k, n]` (B) or `[batch, m, n]`
+    (C, zero-filled instead when it holds zeros, else copied in), the same
+    body run on the copies (then one GEMM), a packed C transposed back, the
+    copies freed. On GPUs those transposes are coalesced kernels
+    (`dtensor-gpu-tiled-transpose`). Not packed: groups of several dims
+    with a dynamic size (the copy's strides would not be static).
+    Contractions of other element types, bodies or maps are left to the
+    kernel path.
 
     With `fold-zero-fill`, a GEMM whose output provably holds zeros (a zero
     `linalg.fill` of it, or a `memref.copy` of a buffer filled so, with no
@@ -201,7 +215,9 @@ def DTensorLinalgToCuBLASLt
     Statistic<"numEpilogues", "epilogues",
               "of those, with a fused bias and/or relu epilogue">,
     Statistic<"numErasedFills", "erased-fills",
-              "zero fills and copies of zeros erased">
+              "zero fills and copies of zeros erased">,
+    Statistic<"numPacked", "packed",
+              "contractions whose operands were packed for one GEMM">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",

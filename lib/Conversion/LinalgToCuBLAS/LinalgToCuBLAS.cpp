@@ -139,8 +139,11 @@ FailureOr<GemmOperand> matchOperand(Value buffer, AffineMap map,
   return op;
 }
 
-/// Matches `op` as a cuBLASLt GEMM (see the pass description).
-FailureOr<GemmPlan> matchGemm(linalg::LinalgOp op) {
+/// The batch, m, n and k dims of `op` if it is a cuBLASLt GEMM up to the
+/// layouts of its buffers: a contraction on buffers with m, n and k dims,
+/// projected permutation maps, and element types the GEMM takes.
+FailureOr<linalg::ContractionDimensions>
+matchContraction(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
     return failure();
@@ -155,6 +158,14 @@ FailureOr<GemmPlan> matchGemm(linalg::LinalgOp op) {
   Type tb = getElementTypeOrSelf(op.getDpsInputs()[1].getType());
   Type tc = getElementTypeOrSelf(op.getDpsInits()[0].getType());
   if (!gemmDtype(ta) || ta != tb || (tc != ta && !tc.isF32()))
+    return failure();
+  return dims;
+}
+
+/// Matches `op` as a cuBLASLt GEMM (see the pass description).
+FailureOr<GemmPlan> matchGemm(linalg::LinalgOp op) {
+  FailureOr<linalg::ContractionDimensions> dims = matchContraction(op);
+  if (failed(dims))
     return failure();
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   // C = A B, or, when C is stored with m contiguous, C^T = B^T A^T: the
@@ -180,6 +191,113 @@ FailureOr<GemmPlan> matchGemm(linalg::LinalgOp op) {
     return GemmPlan{gemmDims, *a, *b, *c, false, {}};
   }
   return failure();
+}
+
+//===----------------------------------------------------------------------===//
+// Packing
+//===----------------------------------------------------------------------===//
+
+/// The loop dims of the packed copy of operand `i` (0: A, 1: B, 2: C), in
+/// its dims' order: batch, then the rows, then the columns of the matrix it
+/// holds (A [batch, m, k], B [batch, k, n], C [batch, m, n]).
+SmallVector<unsigned> packedOrder(const linalg::ContractionDimensions &d,
+                                  unsigned i) {
+  SmallVector<unsigned> order(d.batch.begin(), d.batch.end());
+  ArrayRef<unsigned> rows = i == 1 ? d.k : d.m;
+  ArrayRef<unsigned> cols = i == 0 ? d.k : d.n;
+  order.append(rows.begin(), rows.end());
+  order.append(cols.begin(), cols.end());
+  return order;
+}
+
+/// Which operands of the contraction `op` (dims `d`) the GEMM cannot read in
+/// place: those matchOperand refuses in the plain orientation (C = A B).
+/// Empty when none needs a copy or when a packed copy would not be one GEMM
+/// operand either: a group of several dims needs the static strides of
+/// static sizes.
+SmallVector<bool> operandsToPack(linalg::LinalgOp op,
+                                 const linalg::ContractionDimensions &d) {
+  SmallVector<bool> pack(3, false);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  for (unsigned i = 0; i < 3; ++i) {
+    ArrayRef<unsigned> rows = i == 1 ? d.k : d.m;
+    ArrayRef<unsigned> cols = i == 0 ? d.k : d.n;
+    pack[i] = failed(matchOperand(op->getOperand(i), maps[i], rows, cols,
+                                  d.batch, /*allowTranspose=*/i != 2));
+  }
+  if (llvm::none_of(pack, [](bool p) { return p; }))
+    return {};
+  bool grouped = d.m.size() > 1 || d.n.size() > 1 || d.k.size() > 1;
+  SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+  for (ArrayRef<unsigned> group : {d.m, d.n, d.k})
+    for (unsigned l : group)
+      if (grouped && ShapedType::isDynamic(sizes[l]))
+        return {};
+  return pack;
+}
+
+/// Rewrites the contraction `op` (dims `d`) so that the operands `pack`
+/// are read from fresh packed buffers (packedOrder): a `linalg.transpose`
+/// of each packed input into its copy, a packed C filled with zeros when
+/// `cZero` (the op's C holds zeros) or else copied too, the same body over
+/// the packed buffers, a packed C transposed back into the op's C, and the
+/// copies freed. The transposes are coalesced kernels on GPUs
+/// (dtensor-gpu-tiled-transpose); the new contraction is one GEMM.
+linalg::GenericOp packOperands(RewriterBase &b, linalg::LinalgOp op,
+                               const linalg::ContractionDimensions &d,
+                               ArrayRef<bool> pack, bool cZero) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = b.getContext();
+  SmallVector<Range> ranges = op.createLoopRanges(b, loc);
+  SmallVector<Value> operands(op->getOperands());
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<SmallVector<int64_t>> perms(3);
+  SmallVector<Value> copies;
+  for (unsigned i = 0; i < 3; ++i) {
+    if (!pack[i])
+      continue;
+    SmallVector<int64_t> shape;
+    SmallVector<Value> dynamicSizes;
+    SmallVector<AffineExpr> exprs;
+    for (unsigned l : packedOrder(d, i)) {
+      std::optional<int64_t> size = getConstantIntValue(ranges[l].size);
+      shape.push_back(size ? *size : ShapedType::kDynamic);
+      if (!size)
+        dynamicSizes.push_back(
+            getValueOrCreateConstantIndexOp(b, loc, ranges[l].size));
+      perms[i].push_back(*positionOf(maps[i], l));
+      exprs.push_back(getAffineDimExpr(l, ctx));
+    }
+    auto type = MemRefType::get(shape, getElementTypeOrSelf(operands[i]));
+    Value copy = memref::AllocOp::create(b, loc, type, dynamicSizes);
+    if (i == 2 && cZero)
+      linalg::FillOp::create(
+          b, loc,
+          arith::ConstantOp::create(b, loc,
+                                    b.getZeroAttr(type.getElementType()))
+              .getResult(),
+          copy);
+    else
+      linalg::TransposeOp::create(b, loc, operands[i], copy, perms[i]);
+    maps[i] = AffineMap::get(op.getNumLoops(), 0, exprs, ctx);
+    operands[i] = copy;
+    copies.push_back(copy);
+  }
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange(), ValueRange{operands[0], operands[1]},
+      ValueRange{operands[2]}, maps, op.getIteratorTypesArray());
+  b.cloneRegionBefore(op->getRegion(0), generic.getRegion(),
+                      generic.getRegion().begin());
+  if (pack[2]) {
+    // The op's C dim r holds the packed dim perms[2]^-1[r].
+    SmallVector<int64_t> back(perms[2].size());
+    for (auto [j, r] : llvm::enumerate(perms[2]))
+      back[r] = j;
+    linalg::TransposeOp::create(b, loc, operands[2], op->getOperand(2), back);
+  }
+  for (Value copy : copies)
+    memref::DeallocOp::create(b, loc, copy);
+  return generic;
 }
 
 //===----------------------------------------------------------------------===//
@@ -582,7 +700,41 @@ struct LinalgToCuBLASLtPass
   void runOnOperation() override;
 };
 
+/// Packs the operands of every contraction that is a GEMM but for its
+/// buffers' layouts (packOperands).
+void packContractions(Operation *root, bool foldZeroFill,
+                      llvm::Statistic &numPacked) {
+  SmallVector<std::pair<linalg::LinalgOp, SmallVector<bool>>> toPack;
+  root->walk([&](linalg::LinalgOp op) {
+    if (op->hasAttr(kEmulationAttr) || succeeded(matchGemm(op)))
+      return;
+    FailureOr<linalg::ContractionDimensions> dims = matchContraction(op);
+    if (failed(dims))
+      return;
+    SmallVector<bool> pack = operandsToPack(op, *dims);
+    if (!pack.empty())
+      toPack.emplace_back(op, std::move(pack));
+  });
+  IRRewriter rewriter(root->getContext());
+  for (auto &[op, pack] : toPack) {
+    linalg::ContractionDimensions dims = *matchContraction(op);
+    // A packed C is written whole by the copy back: zeros it held are
+    // a zero fill of the copy, the fill of C goes.
+    bool cZero = false;
+    llvm::SetVector<Operation *> erasable;
+    if (pack[2] && foldZeroFill)
+      cZero = dtensor::holdsZeros(op, op->getOperand(2), {}, erasable);
+    rewriter.setInsertionPoint(op);
+    packOperands(rewriter, op, dims, pack, cZero);
+    rewriter.eraseOp(op);
+    for (Operation *fill : erasable)
+      rewriter.eraseOp(fill);
+    ++numPacked;
+  }
+}
+
 void LinalgToCuBLASLtPass::runOnOperation() {
+  packContractions(getOperation(), foldZeroFill, numPacked);
   // Decide everything on the unchanged IR, in program order, where the
   // linalg ops' memory effects are precise (the calls have none declared).
   SmallVector<std::pair<linalg::LinalgOp, GemmPlan>, 0> plans;
