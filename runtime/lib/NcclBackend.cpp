@@ -536,6 +536,27 @@ int32_t allToAll(const char *api, const void *in, void *out,
         return int32_t(DTRT_OK);
       });
 }
+
+/// ncclBroadcast of `buf` in place from group rank `root`; asynchronous
+/// when `request` is given.
+int32_t broadcast(const char *api, void *buf, int64_t count, int32_t dtype,
+                  int32_t root, uint64_t axesMask, int64_t *request) {
+  DTRT_RETURN_IF_ERROR(checkCount(api, count, buf));
+  ncclDataType_t type;
+  int64_t elements = count;
+  DTRT_RETURN_IF_ERROR(toNcclType(api, dtype, false, elements, type));
+  int32_t size = dtrt_group_size(axesMask);
+  if (root < 0 || root >= size)
+    return fail(DTRT_ERR_INVALID_ARGUMENT,
+                std::string(api) + ": root " + std::to_string(root) +
+                    " is outside a group of " + std::to_string(size));
+  return runCollective(api, "nccl_broadcast", axesMask, elements, request,
+                       [&](const NcclGroup &group, cudaStream_t stream) {
+                         DTRT_NCCL_CHECK(ncclBroadcast, buf, buf, elements,
+                                         type, root, group.comm, stream);
+                         return int32_t(DTRT_OK);
+                       });
+}
 } // namespace
 
 extern "C" {
@@ -558,23 +579,18 @@ int32_t dtrt_nccl_all_to_all_start(const void *in, void *out,
 
 int32_t dtrt_nccl_broadcast(void *buf, int64_t count, int32_t dtype,
                             int32_t root_group_rank, uint64_t axes_mask) {
-  const char *api = "dtrt_nccl_broadcast";
-  DTRT_RETURN_IF_ERROR(checkCount(api, count, buf));
-  ncclDataType_t type;
-  int64_t elements = count;
-  DTRT_RETURN_IF_ERROR(toNcclType(api, dtype, false, elements, type));
-  int32_t size = dtrt_group_size(axes_mask);
-  if (root_group_rank < 0 || root_group_rank >= size)
+  return broadcast("dtrt_nccl_broadcast", buf, count, dtype, root_group_rank,
+                   axes_mask, nullptr);
+}
+
+int32_t dtrt_nccl_broadcast_start(void *buf, int64_t count, int32_t dtype,
+                                  int32_t root_group_rank, uint64_t axes_mask,
+                                  int64_t *request) {
+  if (!request)
     return fail(DTRT_ERR_INVALID_ARGUMENT,
-                std::string(api) + ": root " + std::to_string(root_group_rank) +
-                    " is outside a group of " + std::to_string(size));
-  return runCollective(api, "nccl_broadcast", axes_mask, elements, nullptr,
-                       [&](const NcclGroup &group, cudaStream_t stream) {
-                         DTRT_NCCL_CHECK(ncclBroadcast, buf, buf, elements,
-                                         type, root_group_rank, group.comm,
-                                         stream);
-                         return int32_t(DTRT_OK);
-                       });
+                "dtrt_nccl_broadcast_start: request is null");
+  return broadcast("dtrt_nccl_broadcast_start", buf, count, dtype,
+                   root_group_rank, axes_mask, request);
 }
 
 int32_t dtrt_nccl_all_reduce_start(const void *in, void *out, int64_t count,

@@ -96,7 +96,15 @@ int64_t runDeviceChecks(uint64_t worldMask, int64_t &checks) {
   failures += mismatches(toHost(out, count),
                          std::vector<float>(sum.begin() + rank * count,
                                             sum.begin() + (rank + 1) * count));
-  checks += 4;
+  // In place from the last rank, asynchronously: the compute stream waits.
+  check(dtrt_nccl_broadcast_start(in, count, DTRT_F32, size - 1, worldMask,
+                                  &request) == DTRT_OK,
+        "dtrt_nccl_broadcast_start");
+  check(dtrt_nccl_wait(request) == DTRT_OK, "dtrt_nccl_wait");
+  check(cudaDeviceSynchronize() == cudaSuccess, "cudaDeviceSynchronize");
+  std::vector<float> fromLast(gathered.end() - count, gathered.end());
+  failures += mismatches(toHost(in, count), fromLast);
+  checks += 5;
   cudaFree(in);
   cudaFree(out);
   return failures;

@@ -71,7 +71,8 @@ func.func @reduce_scatter(%x: tensor<32xi32>) -> tensor<8xi32> {
 // all_to_all is one grouped send/receive (dtrt_nccl_all_to_all_start, 32
 // elements per peer) from the input with the split dim at the front into a
 // buffer of the same shape, unpacked after the wait along the concat dim as
-// on the CPU; broadcast is the synchronous call (no _start form).
+// on the CPU; broadcast runs in place on a copy of its input from group
+// rank 1 * 4 + 2 = 6, waited for like the others (the host never blocks).
 // CHECK-LABEL: func.func @all_to_all
 // CHECK: linalg.transpose ins(%{{.*}} : tensor<8x16xi64>) outs(%{{.*}} : tensor<16x8xi64>) permutation = [1, 0]
 // CHECK: call @dtrt_nccl_all_to_all_start(%{{.*}}, %{{.*}}, %c32_i64, %c3_i32, %c2_i64, %{{.*}})
@@ -81,8 +82,9 @@ func.func @reduce_scatter(%x: tensor<32xi32>) -> tensor<8xi32> {
 // CHECK: linalg.transpose ins(%{{.*}} : tensor<4x4x8xi64>) outs(%{{.*}} : tensor<4x8x4xi64>) permutation = [0, 2, 1]
 // CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : tensor<4x8x4xi64> into tensor<32x4xi64>
 // CHECK-LABEL: func.func @broadcast
-// CHECK: call @dtrt_nccl_broadcast(%{{.*}}, %c8_i64, %c1_i32, %c6_i32, %c3_i64) : (i64, i64, i32, i32, i64) -> i32
-// CHECK-NOT: dtrt_nccl_wait
+// CHECK: call @dtrt_nccl_broadcast_start(%{{.*}}, %c8_i64, %c1_i32, %c6_i32, %c3_i64, %{{.*}}) : (i64, i64, i32, i32, i64, i64) -> i32
+// CHECK: call @dtrt_nccl_wait
+// CHECK-NOT: dtrt_nccl_broadcast(
 dtensor.mesh @mesh = <["a" = 2, "b" = 4]>
 func.func @all_to_all(%x: tensor<8x16xi64>) -> tensor<32x4xi64> {
   %y = dtensor.all_to_all %x on @mesh axes [1] split_dim 1 concat_dim 0 : tensor<8x16xi64> -> tensor<32x4xi64>
@@ -91,4 +93,21 @@ func.func @all_to_all(%x: tensor<8x16xi64>) -> tensor<32x4xi64> {
 func.func @broadcast(%x: tensor<8xf64>) -> tensor<8xf64> {
   %y = dtensor.broadcast %x on @mesh axes [0, 1] root [1, 2] : tensor<8xf64> -> tensor<8xf64>
   return %y : tensor<8xf64>
+}
+
+// -----
+
+// An asynchronous broadcast: the start where broadcast_start stood, the
+// wait where dtensor.wait stood, the compute (the negate) in between.
+// CHECK-LABEL: func.func @broadcast_async
+// CHECK: call @dtrt_nccl_broadcast_start(%{{.*}}, %c16_i64, %c0_i32, %c1_i32, %c1_i64, %{{.*}})
+// CHECK-NOT: dtrt_nccl_wait
+// CHECK: arith.negf
+// CHECK: call @dtrt_nccl_wait
+dtensor.mesh @mesh = <["a" = 2]>
+func.func @broadcast_async(%x: tensor<16xf32>, %z: tensor<4xf32>) -> (tensor<16xf32>, tensor<4xf32>) {
+  %r = dtensor.broadcast_start %x on @mesh axes [0] root [1] : tensor<16xf32> -> !dtensor.request<tensor<16xf32>>
+  %n = arith.negf %z : tensor<4xf32>
+  %y = dtensor.wait %r : !dtensor.request<tensor<16xf32>>
+  return %y, %n : tensor<16xf32>, tensor<4xf32>
 }

@@ -38,9 +38,11 @@ def ConvertDTensorToRuntime
     reduce_scatter run in place as a `_start` call whose `dtrt_nccl_wait`
     stands where the result is first needed (the synchronous forms wait at
     once), so the host never blocks and the buffer lives until the wait;
-    all_to_all is the all-gather of its concat dim and a slice; broadcast
-    is the synchronous `dtrt_nccl_broadcast` (the runtime has no
-    `_start` form of it).
+    all_to_all is one grouped send/receive
+    (`dtrt_nccl_all_to_all_start`) from the input with its split dim at
+    the front, unpacked along the concat dim after the wait; broadcast is
+    `dtrt_nccl_broadcast_start` in place on a copy of its input, waited
+    like the others.
   }];
   let options = [
     Option<"backend", "backend", "std::string", /*default=*/"\"mpi\"",

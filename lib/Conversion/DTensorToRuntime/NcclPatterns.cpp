@@ -254,8 +254,7 @@ Started startAllToAll(NcclBuilder &bl, Value input, int64_t splitDim,
   return {slot, recv};
 }
 
-/// Starts the collective `bl.op` on `input`; broadcast, which has no
-/// `_start` form, runs here.
+/// Starts the collective `bl.op` on `input` on the communication stream.
 Started startCollective(NcclBuilder &bl, Value input, int64_t groupSize,
                         SymbolTableCollection &symbolTable) {
   CollectiveOpInterface op = bl.op;
@@ -276,10 +275,11 @@ Started startCollective(NcclBuilder &bl, Value input, int64_t groupSize,
       root = root * mesh.getShape()[a] + coord;
     Value buf = bl.alloc(bl.sizes(input), input);
     bl.writeInto(input, buf);
-    bl.call("dtrt_nccl_broadcast", {createBufferAddress(bl.b, bl.loc, buf),
-                                    bl.toI64(bl.product(bl.sizes(input))),
-                                    bl.i32(bl.dtype), bl.i32(root), bl.mask()});
-    return {Value(), buf};
+    Value slot = bl.start("dtrt_nccl_broadcast",
+                          {createBufferAddress(bl.b, bl.loc, buf),
+                           bl.toI64(bl.product(bl.sizes(input))),
+                           bl.i32(bl.dtype), bl.i32(root), bl.mask()});
+    return {slot, buf};
   }
   }
   llvm_unreachable("unknown collective");
@@ -322,9 +322,6 @@ FailureOr<int32_t> checkNcclLowerable(CollectiveOpInterface op) {
     if (users.size() != 1 || !isa<WaitOp>(users[0]))
       return op->emitOpError()
              << "request must be completed by exactly one dtensor.wait";
-    if (op.getCollectiveKind() == CollectiveKind::Broadcast)
-      return op->emitOpError() << "has no asynchronous NCCL form in the "
-                                  "runtime (dtrt_nccl_broadcast blocks)";
   }
   return *dtype;
 }

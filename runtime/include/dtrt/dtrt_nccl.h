@@ -98,6 +98,13 @@ DTRT_EXPORT int32_t dtrt_nccl_all_to_all_start(const void *in, void *out,
                                                uint64_t axes_mask,
                                                int64_t *request);
 
+/// Starts dtrt_nccl_broadcast and stores a request handle in `*request`.
+DTRT_EXPORT int32_t dtrt_nccl_broadcast_start(void *buf, int64_t count,
+                                              int32_t dtype,
+                                              int32_t root_group_rank,
+                                              uint64_t axes_mask,
+                                              int64_t *request);
+
 /// Makes the compute stream wait for the collective of `request` and
 /// releases the handle; the host does not block.
 DTRT_EXPORT int32_t dtrt_nccl_wait(int64_t request);
