@@ -23,7 +23,8 @@
 #      bf16 against PyTorch eager and torch.compile on the same GPU
 #      (bench/block_torch_gpu.py); the GEMMs of dtrt_cublaslt_matmul against
 #      cublasGemmEx (dtrt_gemm_bench); a generated elementwise kernel
-#      (y = 2x + 1 on 8192 x 8192 f32) against the HBM bandwidth $HBM_TBS TB/s;
+#      (y = 2x + 1 on 8192 x 8192 f32) against the HBM bandwidth $HBM_TBS TB/s,
+#      and the shared-memory tiled transpose of the same matrix (INFO);
 #      last (the first row a tight budget drops), the MLP's SGD training step
 #      (mlp_loss on one device, the step of step 4: @mlp_loss_train_step,
 #      generated once by dtensor-opt --dtensor-autodiff and timed with
@@ -56,7 +57,7 @@
 #   BUDGET_S (default 480)
 #   PROGRAMS (default all): the programs --dry-run compiles, a regex on
 #   their names (mlp1 mlp1_bf16 block_small_f32 block_small_bf16 mlp_loss1
-#   block_f32 block_bf16 ew mlp_step1)
+#   block_f32 block_bf16 ew tr mlp_step1)
 
 set -uo pipefail
 
@@ -93,6 +94,7 @@ T_TIME=90      # each of 2 Block forward timings (ours)
 T_TORCH=120    # each of 2 PyTorch eager + torch.compile timings
 T_GEMM=60      # dtrt_gemm_bench
 T_EW=60        # the elementwise kernel
+T_TR=45        # the tiled transpose kernel
 T_STEP=60      # the training step timing (ours)
 T_TORCH_STEP=60  # the PyTorch eager training step
 RESERVE_S=10   # kept for the table
@@ -252,12 +254,21 @@ func.func @ew(%x: tensor<8192x8192xf32>) -> tensor<8192x8192xf32> {
   return %y : tensor<8192x8192xf32>
 }
 MLIR
+cat > "$OUT/tr.mlir" <<'MLIR'
+// y = x^T on 8192 x 8192 f32 (dtensor-gpu-tiled-transpose: 32 x 32 tiles
+// through shared memory): 256 MiB read, 256 MiB written.
+func.func @tr(%x: tensor<8192x8192xf32>) -> tensor<8192x8192xf32> {
+  %e = tensor.empty() : tensor<8192x8192xf32>
+  %y = linalg.transpose ins(%x : tensor<8192x8192xf32>) outs(%e : tensor<8192x8192xf32>) permutation = [1, 0]
+  return %y : tensor<8192x8192xf32>
+}
+MLIR
 
 # Dry run: each program through dtensor-gpu-pipeline as dtensor-run compiles
 # it (partition=false; the training step after dtensor-autodiff{sgd}), to
 # sm_90a cubins (ptxas) embedded in the host module.
 if (( DRY_RUN )); then
-  for name in mlp1 mlp1_bf16 block_small_f32 block_small_bf16 mlp_loss1 block_f32 block_bf16 ew mlp_step1; do
+  for name in mlp1 mlp1_bf16 block_small_f32 block_small_bf16 mlp_loss1 block_f32 block_bf16 ew tr mlp_step1; do
     grep -qE "$PROGRAMS" <<< "$name" || continue
     pre=()
     [[ "$name" == mlp_loss1 ]] && pre=(--dtensor-autodiff="functions=mlp_loss optimizer=sgd")
@@ -386,6 +397,19 @@ if gpu_step "time: elementwise (>= 0.70 HBM)" "$T_EW" "$RUN" --backend cuda --np
   fi
 fi
 
+# The transpose: coalesced through shared-memory tiles (no target: INFO).
+if gpu_step "time: transpose (INFO)" "$T_TR" "$RUN" --backend cuda --np 1 --iters "$ITERS" "$OUT/tr.mlir"; then
+  log "time: transpose"
+  tr="$(best_ms "$OUT/tr.mlir")"
+  if [[ -n "$tr" ]]; then
+    tbs="$(awk -v ms="$tr" 'BEGIN { printf "%.2f", 2 * 8192 * 8192 * 4 / (ms * 1e-3) / 1e12 }')"
+    frac="$(awk -v t="$tbs" -v h="$HBM_TBS" 'BEGIN { printf "%.2f", t / h }')"
+    row "time: transpose (INFO)" INFO "$tr ms, $tbs TB/s, $frac of $HBM_TBS TB/s"
+  else
+    row "time: transpose" FAIL "see $LOG"
+  fi
+fi
+
 # The training step (mlp_step1: the step the check row trains, one device):
 # ours, then the same step in PyTorch eager.
 STEP_NAME="time: training step (mlp_loss, SGD)"
@@ -412,7 +436,7 @@ if (( DRY_RUN )); then
 fi
 
 # --- 6. the table -----------------------------------------------------------
-WORST=$(( T_RUNTIME + T_NCCL + T_LIT + 5 * T_CHECK + 2 * (T_TIME + T_TORCH) + T_GEMM + T_EW + T_STEP + T_TORCH_STEP ))
+WORST=$(( T_RUNTIME + T_NCCL + T_LIT + 5 * T_CHECK + 2 * (T_TIME + T_TORCH) + T_GEMM + T_EW + T_TR + T_STEP + T_TORCH_STEP ))
 {
   echo
   echo "gpu-check: $(head -1 <<< "$GPUS") ($(elapsed) s)"

@@ -291,13 +291,59 @@ func.func @negative_beta_argument(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c:
 
 // -----
 
-// No unit stride on either dim of A: left to the loops.
-// CHECK-LABEL: func.func @negative_inner_stride
-// CHECK: linalg.matmul
-// CHECK-NOT: cblas
-func.func @negative_inner_stride(%a: memref<4x8xf32, strided<[16, 2]>>, %b: memref<8x16xf32>, %c: memref<4x16xf32>) {
+// No unit stride on either dim of A: A is packed (copied by a
+// linalg.transpose into a fresh 4x8 buffer), the call reads the copy (lda
+// 8), the copy is freed; B and C are read in place.
+// CHECK-LABEL: func.func @pack_inner_stride
+// CHECK-SAME: (%[[A:.*]]: memref<4x8xf32, strided<[16, 2]>>, %[[B:.*]]: memref<8x16xf32>, %[[C:.*]]: memref<4x16xf32>)
+// CHECK: %[[P:.*]] = memref.alloc() : memref<4x8xf32>
+// CHECK: linalg.transpose ins(%[[A]] : memref<4x8xf32, strided<[16, 2]>>) outs(%[[P]] : memref<4x8xf32>) permutation = [0, 1]
+// CHECK-NOT: linalg.matmul
+// CHECK: memref.extract_aligned_pointer_as_index %[[P]]
+// CHECK: call @cblas_sgemm(%c101_i32, %c111_i32, %c111_i32, %c4_i32, %c16_i32, %c8_i32, %{{.*}}, %{{.*}}, %c8_i32,
+// CHECK: memref.dealloc %[[P]]
+// NOFOLD-LABEL: func.func @pack_inner_stride
+// NOFOLD: linalg.transpose
+// NOFOLD: call @cblas_sgemm
+func.func @pack_inner_stride(%a: memref<4x8xf32, strided<[16, 2]>>, %b: memref<8x16xf32>, %c: memref<4x16xf32>) {
   linalg.matmul ins(%a, %b : memref<4x8xf32, strided<[16, 2]>>, memref<8x16xf32>) outs(%c : memref<4x16xf32>)
   return
+}
+
+// -----
+
+// A batch dim innermost in A and C: neither has a unit stride on a GEMM
+// dim. Both are packed ([b, m, k], [b, m, n]); C holds zeros, so its copy is
+// zero-filled (then folded into beta = 0), not copied in, and transposed
+// back into C after the calls.
+#pa = affine_map<(b, m, n, k) -> (m, k, b)>
+#pb = affine_map<(b, m, n, k) -> (b, k, n)>
+#pc = affine_map<(b, m, n, k) -> (m, n, b)>
+// CHECK-LABEL: func.func @pack_batch_innermost
+// CHECK: %[[O:.*]] = memref.alloc() : memref<4x16x3xf32>
+// CHECK-NOT: linalg.fill
+// CHECK: %[[PA:.*]] = memref.alloc() : memref<3x4x8xf32>
+// CHECK: linalg.transpose ins(%{{.*}} : memref<4x8x3xf32>) outs(%[[PA]] : memref<3x4x8xf32>) permutation = [2, 0, 1]
+// CHECK: %[[PC:.*]] = memref.alloc() : memref<3x4x16xf32>
+// CHECK-NOT: linalg.fill
+// CHECK: scf.for
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: func.call @cblas_sgemm(%c101_i32, %c111_i32, %c111_i32, %c4_i32, %c16_i32, %c8_i32, %{{.*}}, %{{.*}}, %c8_i32, %{{.*}}, %c16_i32, %[[ZERO]], %{{.*}}, %c16_i32)
+// CHECK: linalg.transpose ins(%[[PC]] : memref<3x4x16xf32>) outs(%[[O]] : memref<4x16x3xf32>) permutation = [1, 2, 0]
+// CHECK-DAG: memref.dealloc %[[PA]]
+// CHECK-DAG: memref.dealloc %[[PC]]
+func.func @pack_batch_innermost(%x: memref<4x8x3xf32>, %y: memref<3x8x16xf32>) -> memref<4x16x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %o = memref.alloc() : memref<4x16x3xf32>
+  linalg.fill ins(%zero : f32) outs(%o : memref<4x16x3xf32>)
+  linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %y : memref<4x8x3xf32>, memref<3x8x16xf32>) outs(%o : memref<4x16x3xf32>) {
+  ^bb0(%u: f32, %v: f32, %acc: f32):
+    %p = arith.mulf %u, %v : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return %o : memref<4x16x3xf32>
 }
 
 // -----

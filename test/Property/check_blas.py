@@ -13,16 +13,17 @@ zero fill (beta = 0), a non-zero fill, or an input accumulator (beta = 1);
 f32 or f64. Then:
 
   1. dtensor-opt --dtensor-cpu-pipeline must call cblas_?gemm exactly when
-     the program has one k loop and some choice of one m and one n loop
-     gives each operand a unit stride on one of its two GEMM dims (and
-     never otherwise: those stay loops);
+     the program has one k loop (two k loops stay loops): directly when
+     some choice of one m and one n loop gives each operand a unit stride
+     on one of its two GEMM dims, else after packing the operands (copies
+     laid out as the GEMM reads them; counted as "packed");
   2. dtensor-run PROG --np N --inputs A.npy,B.npy[,C.npy] --out DIR (N = 1,
      or 2 with --check against one rank), on small integer inputs, must
      give the result of a brute-force evaluation of the contraction in
      Python (exact: every value is a small integer).
 
 Prints one line per failure and a summary:
-  programs: N blas: B loops: L pass: P failures: F
+  programs: N blas: B packed: K loops: L pass: P failures: F
 
 Usage:
   check_blas.py --dtensor-opt PATH --dtensor-run PATH --seeds 0:30 [--out-dir DIR]
@@ -108,7 +109,8 @@ class Case:
         self.pads = [[r.choice([0, 1, 3]) for _ in d] for d in self.dims]
         self.np = 2 if r.random() < 0.3 else 1
         self.named = r.random() < 0.5
-        self.expect_blas = nk == 1 and self.has_unit_strides()
+        self.expect_blas = nk == 1
+        self.packed = nk == 1 and not self.has_unit_strides()
 
     def unit(self, i, loop):
         """Whether operand i's dim for `loop` has stride 1 in its buffer."""
@@ -285,10 +287,11 @@ def main(argv=None):
     seeds = range(int(a), int(b)) if b else range(int(a))
     work = args.out_dir or tempfile.mkdtemp(prefix="check_blas_")
     os.makedirs(work, exist_ok=True)
-    counts = {"blas": 0, "loops": 0, "pass": 0, "failures": 0}
+    counts = {"blas": 0, "packed": 0, "loops": 0, "pass": 0, "failures": 0}
     for seed in seeds:
         case = Case(seed)
         counts["blas" if case.expect_blas else "loops"] += 1
+        counts["packed"] += case.packed
         why = check(case, args.dtensor_opt, args.dtensor_run, work)
         if why:
             counts["failures"] += 1
@@ -297,8 +300,9 @@ def main(argv=None):
         else:
             counts["pass"] += 1
             os.remove(os.path.join(work, "seed_%d.mlir" % seed))
-    print("programs: %d blas: %d loops: %d pass: %d failures: %d"
-          % (len(seeds), counts["blas"], counts["loops"], counts["pass"], counts["failures"]))
+    print("programs: %d blas: %d packed: %d loops: %d pass: %d failures: %d"
+          % (len(seeds), counts["blas"], counts["packed"], counts["loops"], counts["pass"],
+             counts["failures"]))
     return 1 if counts["failures"] else 0
 
 

@@ -84,8 +84,17 @@ def DTensorLinalgToBLAS : Pass<"dtensor-linalg-to-blas", "::mlir::ModuleOp"> {
     with beta = 0, and the fill or copy is erased when nothing reads the
     buffer in between; otherwise beta = 1 (a real accumulator, or a
     non-zero fill). Only fresh allocations are followed, within a block.
-    Other ops (integers, mixed types, no unit stride, a body other than
-    multiply-add, several k loops) are left to the loop lowering.
+
+    A contraction that is a GEMM but for its layouts (an operand with no
+    unit stride on its GEMM dims, e.g. a batch dim innermost, or a C whose
+    contiguous dim is a batch dim) has each operand that is not already
+    indexed as `[batch, m, k]` (A), `[batch, k, n]` (B) or `[batch, m, n]`
+    (C) with a unit innermost stride copied by a `linalg.transpose` into a
+    fresh buffer of that layout (`dtensor/Conversion/Utils/PackContraction.h`,
+    shared with `dtensor-linalg-to-cublaslt`), the GEMM run on the copies
+    and a packed C transposed back (a C holding zeros is not copied in).
+    Other ops (integers, mixed types, a body other than multiply-add,
+    several k loops) are left to the loop lowering.
   }];
   let options = [
     Option<"foldZeroFill", "fold-zero-fill", "bool", /*default=*/"true",
@@ -357,6 +366,53 @@ def DTensorGPUTiledTranspose
                            "::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
+}
+
+def DTensorGPUParallelLoopsFirst
+    : Pass<"dtensor-gpu-parallel-loops-first", "::mlir::func::FuncOp"> {
+  let summary = "move the parallel loops of linalg ops on buffers outside "
+                "their reduction loops";
+  let description = [{
+    `convert-linalg-to-parallel-loops` keeps the loop order of an op: a
+    reduction loop before a parallel one (a bias gradient summing the rows
+    of a batch: iterators `[reduction, parallel]`) becomes an `scf.for`
+    around an `scf.parallel`, which the GPU mapping turns into one kernel
+    launch per row, from a host loop. This pass interchanges the loops of
+    every linalg op on buffers outside a `gpu.launch` that has a parallel
+    loop after a reduction loop (`linalg::interchangeGenericOp`, named ops
+    generalized first) so that the parallel loops come first, each kind in
+    its original order: the op becomes one kernel whose threads each run the
+    reduction loops, consecutive threads on consecutive elements of the
+    output's innermost parallel dim. Ops whose parallel loops already come
+    first are unchanged.
+  }];
+  let statistics = [
+    Statistic<"numInterchanged", "num-interchanged",
+              "ops whose loops were interchanged">
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def DTensorGPUSerialKernels
+    : Pass<"dtensor-gpu-serial-kernels", "::mlir::func::FuncOp"> {
+  let summary = "linalg ops on buffers with no parallel loop as one-thread "
+                "kernels";
+  let description = [{
+    An op with no parallel loop (a 0-d elementwise op such as a loss divided
+    by its count, a reduction to a scalar over several dims that
+    `dtensor-gpu-block-reductions` does not take) lowers to sequential
+    loops or to none: the GPU mapping would leave its loads and stores in
+    host code, on device buffers. This pass moves every linalg op on
+    buffers with no parallel loop, outside a `gpu.launch`, into a
+    `gpu.launch` of one block of one thread, where it is lowered to loops
+    like the ops of the other kernels. Such kernels are correct but serial:
+    a full reduction over many elements is slow in them.
+  }];
+  let statistics = [
+    Statistic<"numSerial", "num-serial", "ops moved into one-thread kernels">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect"];
 }
 
 def DTensorGPUHostBuffers

@@ -15,6 +15,7 @@
 #include "dtensor/Conversion/LinalgToBLAS/LinalgToBLAS.h"
 #include "dtensor/Conversion/Passes.h"
 #include "dtensor/Conversion/Utils/BufferZeros.h"
+#include "dtensor/Conversion/Utils/PackContraction.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/Matchers.h"
@@ -208,11 +209,11 @@ FailureOr<GemmPlan> planGemm(linalg::LinalgOp op, FloatType elementType,
   return plan;
 }
 
-/// The GEMM view of `op`, or failure if it is not a GEMM up to permutation
-/// on f32/f64 buffers with a unit stride in each operand's matrix. With
-/// several m (or n) loops, the first pair (innermost first) whose operands
-/// all have a unit stride on their GEMM dims is the GEMM.
-FailureOr<GemmPlan> matchGemm(linalg::LinalgOp op) {
+/// The batch, m, n and k dims of `op` if it is a GEMM up to permutation and
+/// the layouts of its buffers: a plain multiply-accumulate on f32/f64
+/// buffers with one k loop.
+FailureOr<linalg::ContractionDimensions>
+matchBLASContraction(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op) ||
       !isPlainMulAdd(*op.getBlock()))
@@ -231,6 +232,19 @@ FailureOr<GemmPlan> matchGemm(linalg::LinalgOp op) {
         return getElementTypeOrSelf(v) != elementType;
       }))
     return failure();
+  return dims;
+}
+
+/// The GEMM view of `op`, or failure if it is not a GEMM up to permutation
+/// on f32/f64 buffers with a unit stride in each operand's matrix. With
+/// several m (or n) loops, the first pair (innermost first) whose operands
+/// all have a unit stride on their GEMM dims is the GEMM.
+FailureOr<GemmPlan> matchGemm(linalg::LinalgOp op) {
+  FailureOr<linalg::ContractionDimensions> dims = matchBLASContraction(op);
+  if (failed(dims))
+    return failure();
+  auto elementType =
+      cast<FloatType>(getElementTypeOrSelf(op.getDpsInits()[0]));
   for (unsigned m : llvm::reverse(dims->m))
     for (unsigned n : llvm::reverse(dims->n))
       if (FailureOr<GemmPlan> plan =
@@ -464,9 +478,48 @@ func::FuncOp getOrCreateCallee(RewriterBase &rewriter, Operation *root,
 
 } // namespace
 
+namespace {
+/// Packs the operands of every contraction that is a GEMM but for its
+/// buffers' layouts: those not already indexed as a packed copy would be
+/// (packContractionOperands), so that each matrix has a unit stride.
+void packContractions(Operation *root, bool foldZeroFill,
+                      dtensor::LinalgToBLASStats &stats) {
+  SmallVector<std::pair<linalg::LinalgOp, SmallVector<bool>>> toPack;
+  root->walk([&](linalg::LinalgOp op) {
+    FailureOr<linalg::ContractionDimensions> dims = matchBLASContraction(op);
+    if (failed(dims) || succeeded(matchGemm(op)) ||
+        !llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
+          return map.isProjectedPermutation();
+        }))
+      return;
+    SmallVector<bool> pack;
+    for (unsigned i = 0; i < 3; ++i)
+      pack.push_back(!dtensor::isPackedLayout(op, *dims, i));
+    if (llvm::is_contained(pack, true))
+      toPack.emplace_back(op, std::move(pack));
+  });
+  IRRewriter rewriter(root->getContext());
+  for (auto &[op, pack] : toPack) {
+    linalg::ContractionDimensions dims = *matchBLASContraction(op);
+    // A packed C is written whole by the copy back: zeros it held are a
+    // zero fill of the copy, the fill of C goes.
+    bool cZero = false;
+    llvm::SetVector<Operation *> erasable;
+    if (pack[2] && foldZeroFill)
+      cZero = dtensor::holdsZeros(op, op->getOperand(2), {}, erasable);
+    rewriter.setInsertionPoint(op);
+    dtensor::packContractionOperands(rewriter, op, dims, pack, cZero);
+    for (Operation *fill : erasable)
+      rewriter.eraseOp(fill);
+    ++stats.packed;
+  }
+}
+} // namespace
+
 LogicalResult mlir::dtensor::convertLinalgToBLAS(Operation *root,
                                                  bool foldZeroFill,
-                                                 LinalgToBLASStats &stats) {
+                                                 dtensor::LinalgToBLASStats &stats) {
+  packContractions(root, foldZeroFill, stats);
   // Decide everything on the unchanged IR, in program order, where the
   // linalg ops' memory effects are precise (the calls have none declared).
   SmallVector<GemmPlan, 0> plans;
@@ -514,6 +567,7 @@ struct LinalgToBLASPass
     numBatched += stats.batched;
     numBetaZero += stats.betaZero;
     numErasedFills += stats.erasedFills;
+    numPacked += stats.packed;
   }
 };
 } // namespace

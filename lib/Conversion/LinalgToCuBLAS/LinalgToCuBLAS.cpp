@@ -13,6 +13,7 @@
 #include "dtensor/Conversion/DTensorToRuntime/RuntimeCalls.h"
 #include "dtensor/Conversion/Passes.h"
 #include "dtensor/Conversion/Utils/BufferZeros.h"
+#include "dtensor/Conversion/Utils/PackContraction.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/IR/Matchers.h"
@@ -197,19 +198,6 @@ FailureOr<GemmPlan> matchGemm(linalg::LinalgOp op) {
 // Packing
 //===----------------------------------------------------------------------===//
 
-/// The loop dims of the packed copy of operand `i` (0: A, 1: B, 2: C), in
-/// its dims' order: batch, then the rows, then the columns of the matrix it
-/// holds (A [batch, m, k], B [batch, k, n], C [batch, m, n]).
-SmallVector<unsigned> packedOrder(const linalg::ContractionDimensions &d,
-                                  unsigned i) {
-  SmallVector<unsigned> order(d.batch.begin(), d.batch.end());
-  ArrayRef<unsigned> rows = i == 1 ? d.k : d.m;
-  ArrayRef<unsigned> cols = i == 0 ? d.k : d.n;
-  order.append(rows.begin(), rows.end());
-  order.append(cols.begin(), cols.end());
-  return order;
-}
-
 /// Which operands of the contraction `op` (dims `d`) the GEMM cannot read in
 /// place: those matchOperand refuses in the plain orientation (C = A B).
 /// Empty when none needs a copy or when a packed copy would not be one GEMM
@@ -234,70 +222,6 @@ SmallVector<bool> operandsToPack(linalg::LinalgOp op,
       if (grouped && ShapedType::isDynamic(sizes[l]))
         return {};
   return pack;
-}
-
-/// Rewrites the contraction `op` (dims `d`) so that the operands `pack`
-/// are read from fresh packed buffers (packedOrder): a `linalg.transpose`
-/// of each packed input into its copy, a packed C filled with zeros when
-/// `cZero` (the op's C holds zeros) or else copied too, the same body over
-/// the packed buffers, a packed C transposed back into the op's C, and the
-/// copies freed. The transposes are coalesced kernels on GPUs
-/// (dtensor-gpu-tiled-transpose); the new contraction is one GEMM.
-linalg::GenericOp packOperands(RewriterBase &b, linalg::LinalgOp op,
-                               const linalg::ContractionDimensions &d,
-                               ArrayRef<bool> pack, bool cZero) {
-  Location loc = op.getLoc();
-  MLIRContext *ctx = b.getContext();
-  SmallVector<Range> ranges = op.createLoopRanges(b, loc);
-  SmallVector<Value> operands(op->getOperands());
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  SmallVector<SmallVector<int64_t>> perms(3);
-  SmallVector<Value> copies;
-  for (unsigned i = 0; i < 3; ++i) {
-    if (!pack[i])
-      continue;
-    SmallVector<int64_t> shape;
-    SmallVector<Value> dynamicSizes;
-    SmallVector<AffineExpr> exprs;
-    for (unsigned l : packedOrder(d, i)) {
-      std::optional<int64_t> size = getConstantIntValue(ranges[l].size);
-      shape.push_back(size ? *size : ShapedType::kDynamic);
-      if (!size)
-        dynamicSizes.push_back(
-            getValueOrCreateConstantIndexOp(b, loc, ranges[l].size));
-      perms[i].push_back(*positionOf(maps[i], l));
-      exprs.push_back(getAffineDimExpr(l, ctx));
-    }
-    auto type = MemRefType::get(shape, getElementTypeOrSelf(operands[i]));
-    Value copy = memref::AllocOp::create(b, loc, type, dynamicSizes);
-    if (i == 2 && cZero)
-      linalg::FillOp::create(
-          b, loc,
-          arith::ConstantOp::create(b, loc,
-                                    b.getZeroAttr(type.getElementType()))
-              .getResult(),
-          copy);
-    else
-      linalg::TransposeOp::create(b, loc, operands[i], copy, perms[i]);
-    maps[i] = AffineMap::get(op.getNumLoops(), 0, exprs, ctx);
-    operands[i] = copy;
-    copies.push_back(copy);
-  }
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange(), ValueRange{operands[0], operands[1]},
-      ValueRange{operands[2]}, maps, op.getIteratorTypesArray());
-  b.cloneRegionBefore(op->getRegion(0), generic.getRegion(),
-                      generic.getRegion().begin());
-  if (pack[2]) {
-    // The op's C dim r holds the packed dim perms[2]^-1[r].
-    SmallVector<int64_t> back(perms[2].size());
-    for (auto [j, r] : llvm::enumerate(perms[2]))
-      back[r] = j;
-    linalg::TransposeOp::create(b, loc, operands[2], op->getOperand(2), back);
-  }
-  for (Value copy : copies)
-    memref::DeallocOp::create(b, loc, copy);
-  return generic;
 }
 
 //===----------------------------------------------------------------------===//
@@ -725,8 +649,7 @@ void packContractions(Operation *root, bool foldZeroFill,
     if (pack[2] && foldZeroFill)
       cZero = dtensor::holdsZeros(op, op->getOperand(2), {}, erasable);
     rewriter.setInsertionPoint(op);
-    packOperands(rewriter, op, dims, pack, cZero);
-    rewriter.eraseOp(op);
+    dtensor::packContractionOperands(rewriter, op, dims, pack, cZero);
     for (Operation *fill : erasable)
       rewriter.eraseOp(fill);
     ++numPacked;

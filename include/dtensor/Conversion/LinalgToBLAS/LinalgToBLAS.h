@@ -21,6 +21,8 @@ struct LinalgToBLASStats {
   int64_t betaZero = 0;
   /// Zero fills and copies of zeros erased because the GEMM overwrites them.
   int64_t erasedFills = 0;
+  /// Contractions whose operands were packed into GEMM layouts first.
+  int64_t packed = 0;
 };
 
 /// Rewrites every linalg op nested in `root` that is a (batched) GEMM on

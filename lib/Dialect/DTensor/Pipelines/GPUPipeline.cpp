@@ -103,8 +103,15 @@ void addLoopStages(OpPassManager &pm,
   transposes.emulate = options.cpuOracle;
   pm.addNestedPass<func::FuncOp>(
       dtensor::createDTensorGPUTiledTranspose(transposes));
-  if (!options.cpuOracle)
+  // The other ops: parallel loops outside reduction loops (one kernel, not
+  // a host loop of launches); ops with no parallel loop as one-thread
+  // kernels (their loads and stores must not stay in host code).
+  pm.addNestedPass<func::FuncOp>(
+      dtensor::createDTensorGPUParallelLoopsFirst());
+  if (!options.cpuOracle) {
+    pm.addNestedPass<func::FuncOp>(dtensor::createDTensorGPUSerialKernels());
     pm.addPass(dtensor::createDTensorGPUHostBuffers());
+  }
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(createConvertLinalgToParallelLoopsPass());
   fpm.addPass(dtensor::createDTensorGPUFlattenParallelLoops());
@@ -174,7 +181,17 @@ void addGPUStages(OpPassManager &pm,
   binary.toolkitPath = options.toolkit;
   if (binary.toolkitPath.empty())
     binary.toolkitPath = DTENSOR_CUDA_TOOLKIT;
-  binary.compilationTarget = options.format;
+  switch (options.format) {
+  case dtensor::GPUBinaryFormat::Bin:
+    binary.compilationTarget = "bin";
+    break;
+  case dtensor::GPUBinaryFormat::Fatbin:
+    binary.compilationTarget = "fatbin";
+    break;
+  case dtensor::GPUBinaryFormat::Isa:
+    binary.compilationTarget = "isa";
+    break;
+  }
   pm.addPass(createGpuModuleToBinaryPass(binary));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createCanonicalizerPass());

@@ -56,6 +56,10 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
 /// integer powers, and the LLVM dialect.
 void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 
+/// The kernel format `dtensor-gpu-pipeline` embeds (`gpu-module-to-binary`'s
+/// compilation targets).
+enum class GPUBinaryFormat { Bin, Fatbin, Isa };
+
 /// Options of `dtensor-gpu-pipeline`.
 struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
   PassOptions::Option<bool> partition{
@@ -76,11 +80,14 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       *this, "features",
       llvm::cl::desc("PTX features (empty: the chip's minimum PTX ISA)"),
       llvm::cl::init("")};
-  PassOptions::Option<std::string> format{
+  PassOptions::Option<GPUBinaryFormat> format{
       *this, "format",
       llvm::cl::desc("embedded kernel format: bin (cubin), fatbin (cubin and "
                      "PTX) or isa (PTX, JIT-compiled by the driver)"),
-      llvm::cl::init("bin")};
+      llvm::cl::init(GPUBinaryFormat::Bin),
+      llvm::cl::values(clEnumValN(GPUBinaryFormat::Bin, "bin", ""),
+                       clEnumValN(GPUBinaryFormat::Fatbin, "fatbin", ""),
+                       clEnumValN(GPUBinaryFormat::Isa, "isa", ""))};
   PassOptions::Option<std::string> toolkit{
       *this, "toolkit",
       llvm::cl::desc("CUDA toolkit whose ptxas, fatbinary and libdevice are "
