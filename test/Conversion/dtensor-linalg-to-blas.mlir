@@ -348,9 +348,61 @@ func.func @pack_batch_innermost(%x: memref<4x8x3xf32>, %y: memref<3x8x16xf32>) -
 
 // -----
 
+// 16-bit floats: OpenBLAS has no bf16/f16 GEMM, so the contraction runs as
+// an f32 one, rounded once. A and B are extended into f32 copies; C (bf16,
+// holding zeros) gets a zero f32 copy (folded into beta = 0), truncated
+// back into C after the call.
+// CHECK-LABEL: func.func @upcast_bf16
+// CHECK-SAME: (%[[A:.*]]: memref<4x8xbf16>, %[[B:.*]]: memref<8x16xbf16>)
+// CHECK: %[[C:.*]] = memref.alloc() : memref<4x16xbf16>
+// CHECK-NOT: linalg.fill
+// CHECK: %[[PA:.*]] = memref.alloc() : memref<4x8xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[A]] : memref<4x8xbf16>) outs(%[[PA]] : memref<4x8xf32>)
+// CHECK: arith.extf %{{.*}} : bf16 to f32
+// CHECK: %[[PB:.*]] = memref.alloc() : memref<8x16xf32>
+// CHECK: arith.extf
+// CHECK: %[[PC:.*]] = memref.alloc() : memref<4x16xf32>
+// CHECK-NOT: linalg.fill
+// CHECK: call @cblas_sgemm(%c101_i32, %c111_i32, %c111_i32, %c4_i32, %c16_i32, %c8_i32,
+// CHECK: linalg.generic {{.*}} ins(%[[PC]] : memref<4x16xf32>) outs(%[[C]] : memref<4x16xbf16>)
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK-NOT: linalg.matmul
+func.func @upcast_bf16(%a: memref<4x8xbf16>, %b: memref<8x16xbf16>) -> memref<4x16xbf16> {
+  %zero = arith.constant 0.0 : bf16
+  %c = memref.alloc() : memref<4x16xbf16>
+  linalg.fill ins(%zero : bf16) outs(%c : memref<4x16xbf16>)
+  linalg.matmul ins(%a, %b : memref<4x8xbf16>, memref<8x16xbf16>) outs(%c : memref<4x16xbf16>)
+  return %c : memref<4x16xbf16>
+}
+
+// f16 inputs extended in the body into an f32 accumulator: only A and B
+// are copied; C is the GEMM's output in place (beta = 1: an accumulator).
+// CHECK-LABEL: func.func @upcast_f16_f32_acc
+// CHECK-SAME: (%[[A:.*]]: memref<4x8xf16>, %[[B:.*]]: memref<8x16xf16>, %[[C:.*]]: memref<4x16xf32>)
+// CHECK-COUNT-2: arith.extf %{{.*}} : f16 to f32
+// CHECK: %[[IC:.*]] = memref.extract_aligned_pointer_as_index %[[C]]
+// CHECK: call @cblas_sgemm
+// CHECK-NOT: arith.truncf
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @upcast_f16_f32_acc(%a: memref<4x8xf16>, %b: memref<8x16xf16>, %c: memref<4x16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<4x8xf16>, memref<8x16xf16>) outs(%c : memref<4x16xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func.func @negative_integer
 // CHECK: linalg.matmul
-// CHECK-NOT: cblas
+// CHECK-NOT: call @cblas
 func.func @negative_integer(%a: memref<4x8xi32>, %b: memref<8x16xi32>, %c: memref<4x16xi32>) {
   linalg.matmul ins(%a, %b : memref<4x8xi32>, memref<8x16xi32>) outs(%c : memref<4x16xi32>)
   return
@@ -358,11 +410,14 @@ func.func @negative_integer(%a: memref<4x8xi32>, %b: memref<8x16xi32>, %c: memre
 
 // -----
 
-// bf16 inputs with f32 accumulation (an extf in the body): left to loops.
-// CHECK-LABEL: func.func @negative_mixed_types
-// CHECK: linalg.matmul
-// CHECK-NOT: cblas
-func.func @negative_mixed_types(%a: memref<4x8xbf16>, %b: memref<8x16xbf16>, %c: memref<4x16xf32>) {
+// bf16 inputs with f32 accumulation (linalg.matmul extends them in its
+// body): the inputs extended into f32 copies, C the GEMM's output in place.
+// CHECK-LABEL: func.func @upcast_mixed_types
+// CHECK-NOT: linalg.matmul
+// CHECK-COUNT-2: arith.extf %{{.*}} : bf16 to f32
+// CHECK: call @cblas_sgemm
+// CHECK-NOT: linalg.matmul
+func.func @upcast_mixed_types(%a: memref<4x8xbf16>, %b: memref<8x16xbf16>, %c: memref<4x16xf32>) {
   linalg.matmul ins(%a, %b : memref<4x8xbf16>, memref<8x16xbf16>) outs(%c : memref<4x16xf32>)
   return
 }

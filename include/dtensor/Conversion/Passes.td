@@ -93,8 +93,14 @@ def DTensorLinalgToBLAS : Pass<"dtensor-linalg-to-blas", "::mlir::ModuleOp"> {
     fresh buffer of that layout (`dtensor/Conversion/Utils/PackContraction.h`,
     shared with `dtensor-linalg-to-cublaslt`), the GEMM run on the copies
     and a packed C transposed back (a C holding zeros is not copied in).
-    Other ops (integers, mixed types, a body other than multiply-add,
-    several k loops) are left to the loop lowering.
+
+    Contractions of 16-bit floats (A and B of one f16/bf16 type, C of that
+    type with a plain multiply-add, or f32 with the inputs extended in the
+    body) run as f32 GEMMs: every 16-bit operand is packed into an f32 copy
+    (`arith.extf`), a 16-bit C truncated back once after the call, so the
+    products accumulate in f32 as on GPUs (OpenBLAS has no bf16/f16 GEMM).
+    Other ops (integers, other mixed types, a body other than
+    multiply-add, several k loops) are left to the loop lowering.
   }];
   let options = [
     Option<"foldZeroFill", "fold-zero-fill", "bool", /*default=*/"true",

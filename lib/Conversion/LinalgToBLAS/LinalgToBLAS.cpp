@@ -209,14 +209,33 @@ FailureOr<GemmPlan> planGemm(linalg::LinalgOp op, FloatType elementType,
   return plan;
 }
 
-/// The batch, m, n and k dims of `op` if it is a GEMM up to permutation and
-/// the layouts of its buffers: a plain multiply-accumulate on f32/f64
-/// buffers with one k loop.
-FailureOr<linalg::ContractionDimensions>
-matchBLASContraction(linalg::LinalgOp op) {
+/// True if `body` computes `acc + ext(a) * ext(b)` (in any operand order)
+/// of its arguments (a, b, acc), each `ext` an `arith.extf` to acc's type.
+bool isExtendedMulAdd(Block &body) {
+  if (body.getNumArguments() != 3 || !llvm::hasNItems(body, 5))
+    return false;
+  auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  Value acc = body.getArgument(2);
+  if (!add || (add.getLhs() != acc && add.getRhs() != acc))
+    return false;
+  auto mul = (add.getLhs() == acc ? add.getRhs() : add.getLhs())
+                 .getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return false;
+  auto source = [](Value v) {
+    auto ext = v.getDefiningOp<arith::ExtFOp>();
+    return ext ? ext.getIn() : Value();
+  };
+  Value x = body.getArgument(0), y = body.getArgument(1);
+  Value l = source(mul.getLhs()), r = source(mul.getRhs());
+  return (l == x && r == y) || (l == y && r == x);
+}
+
+/// The batch, m, n and k dims of `op` if it is a contraction on buffers
+/// with one k loop, every other loop a batch, m or n loop.
+FailureOr<linalg::ContractionDimensions> gemmDims(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op) ||
-      !isPlainMulAdd(*op.getBlock()))
+      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
     return failure();
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
@@ -224,6 +243,37 @@ matchBLASContraction(linalg::LinalgOp op) {
       dims->n.empty() ||
       dims->batch.size() + dims->m.size() + dims->n.size() + 1 !=
           op.getNumLoops())
+    return failure();
+  return dims;
+}
+
+/// The dims of `op` if it is a contraction of 16-bit floats run as an f32
+/// GEMM (packed, then rounded once): A and B of one f16/bf16 type, C of
+/// that type with a plain multiply-accumulate, or f32 with the inputs
+/// extended first.
+FailureOr<linalg::ContractionDimensions>
+matchUpcastContraction(linalg::LinalgOp op) {
+  FailureOr<linalg::ContractionDimensions> dims = gemmDims(op);
+  if (failed(dims))
+    return failure();
+  Type ta = getElementTypeOrSelf(op.getDpsInputs()[0]);
+  Type tb = getElementTypeOrSelf(op.getDpsInputs()[1]);
+  Type tc = getElementTypeOrSelf(op.getDpsInits()[0]);
+  if (ta != tb || !(ta.isF16() || ta.isBF16()))
+    return failure();
+  if (tc == ta ? isPlainMulAdd(*op.getBlock())
+               : tc.isF32() && isExtendedMulAdd(*op.getBlock()))
+    return dims;
+  return failure();
+}
+
+/// The batch, m, n and k dims of `op` if it is a GEMM up to permutation and
+/// the layouts of its buffers: a plain multiply-accumulate on f32/f64
+/// buffers with one k loop.
+FailureOr<linalg::ContractionDimensions>
+matchBLASContraction(linalg::LinalgOp op) {
+  FailureOr<linalg::ContractionDimensions> dims = gemmDims(op);
+  if (failed(dims) || !isPlainMulAdd(*op.getBlock()))
     return failure();
   Value c = op.getDpsInitOperand(0)->get();
   auto elementType = dyn_cast<FloatType>(getElementTypeOrSelf(c));
@@ -484,23 +534,37 @@ namespace {
 /// (packContractionOperands), so that each matrix has a unit stride.
 void packContractions(Operation *root, bool foldZeroFill,
                       dtensor::LinalgToBLASStats &stats) {
-  SmallVector<std::pair<linalg::LinalgOp, SmallVector<bool>>> toPack;
+  struct Packing {
+    linalg::LinalgOp op;
+    linalg::ContractionDimensions dims;
+    SmallVector<bool> pack;
+    bool upcast;
+  };
+  SmallVector<Packing> toPack;
   root->walk([&](linalg::LinalgOp op) {
-    FailureOr<linalg::ContractionDimensions> dims = matchBLASContraction(op);
-    if (failed(dims) || succeeded(matchGemm(op)) ||
-        !llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
+    if (!llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
           return map.isProjectedPermutation();
         }))
       return;
+    FailureOr<linalg::ContractionDimensions> dims = matchBLASContraction(op);
+    bool upcast = false;
+    if (failed(dims)) {
+      dims = matchUpcastContraction(op);
+      upcast = true;
+    }
+    if (failed(dims) || (!upcast && succeeded(matchGemm(op))))
+      return;
+    // 16-bit operands are copied to f32 whatever their layout.
     SmallVector<bool> pack;
     for (unsigned i = 0; i < 3; ++i)
-      pack.push_back(!dtensor::isPackedLayout(op, *dims, i));
+      pack.push_back(!dtensor::isPackedLayout(op, *dims, i) ||
+                     (upcast &&
+                      !getElementTypeOrSelf(op->getOperand(i)).isF32()));
     if (llvm::is_contained(pack, true))
-      toPack.emplace_back(op, std::move(pack));
+      toPack.push_back({op, *dims, std::move(pack), upcast});
   });
   IRRewriter rewriter(root->getContext());
-  for (auto &[op, pack] : toPack) {
-    linalg::ContractionDimensions dims = *matchBLASContraction(op);
+  for (auto &[op, dims, pack, upcast] : toPack) {
     // A packed C is written whole by the copy back: zeros it held are a
     // zero fill of the copy, the fill of C goes.
     bool cZero = false;
@@ -508,7 +572,9 @@ void packContractions(Operation *root, bool foldZeroFill,
     if (pack[2] && foldZeroFill)
       cZero = dtensor::holdsZeros(op, op->getOperand(2), {}, erasable);
     rewriter.setInsertionPoint(op);
-    dtensor::packContractionOperands(rewriter, op, dims, pack, cZero);
+    dtensor::packContractionOperands(
+        rewriter, op, dims, pack, cZero,
+        upcast ? rewriter.getF32Type() : FloatType());
     for (Operation *fill : erasable)
       rewriter.eraseOp(fill);
     ++stats.packed;

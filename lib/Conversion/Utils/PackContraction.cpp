@@ -41,57 +41,113 @@ bool mlir::dtensor::isPackedLayout(linalg::LinalgOp op,
          strides.back() == 1;
 }
 
+namespace {
+/// Copies `from` into `to`, one of them packed (dims in the order of
+/// `order`) and `other` (the op's operand, read through `map`): a
+/// `linalg.transpose`, or a `linalg.generic` converting the element type
+/// (extf or truncf) when the types differ.
+void copyPacked(RewriterBase &b, Location loc, Value from, Value to,
+                bool toPacked, AffineMap map, ArrayRef<unsigned> order) {
+  MLIRContext *ctx = b.getContext();
+  // The op's operand dims in terms of the packed dims.
+  SmallVector<AffineExpr> exprs;
+  SmallVector<int64_t> perm;
+  for (AffineExpr e : map.getResults()) {
+    unsigned loop = cast<AffineDimExpr>(e).getPosition();
+    exprs.push_back(getAffineDimExpr(llvm::find(order, loop) - order.begin(),
+                                     ctx));
+  }
+  for (unsigned l : order)
+    perm.push_back(*map.getResultPosition(getAffineDimExpr(l, ctx)));
+  Type fromType = getElementTypeOrSelf(from), toType = getElementTypeOrSelf(to);
+  if (fromType == toType) {
+    SmallVector<int64_t> back(perm.size());
+    for (auto [j, r] : llvm::enumerate(perm))
+      back[r] = j;
+    linalg::TransposeOp::create(b, loc, from, to, toPacked ? perm : back);
+    return;
+  }
+  unsigned rank = order.size();
+  AffineMap packed = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  AffineMap operand = AffineMap::get(rank, 0, exprs, ctx);
+  SmallVector<AffineMap> maps{toPacked ? operand : packed,
+                              toPacked ? packed : operand};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  linalg::GenericOp::create(
+      b, loc, ValueRange{from}, ValueRange{to}, maps, iterators,
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value v = args[0];
+        if (toType.getIntOrFloatBitWidth() > fromType.getIntOrFloatBitWidth())
+          v = arith::ExtFOp::create(nb, nl, toType, v);
+        else
+          v = arith::TruncFOp::create(nb, nl, toType, v);
+        linalg::YieldOp::create(nb, nl, v);
+      });
+}
+} // namespace
+
 linalg::GenericOp mlir::dtensor::packContractionOperands(
     RewriterBase &b, linalg::LinalgOp op,
-    const linalg::ContractionDimensions &d, ArrayRef<bool> pack, bool cZero) {
+    const linalg::ContractionDimensions &d, ArrayRef<bool> pack, bool cZero,
+    FloatType computeType) {
   Location loc = op.getLoc();
   MLIRContext *ctx = b.getContext();
   SmallVector<Range> ranges = op.createLoopRanges(b, loc);
   SmallVector<Value> operands(op->getOperands());
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  SmallVector<SmallVector<int64_t>> perms(3);
+  SmallVector<AffineMap> originalMaps = maps;
   SmallVector<Value> copies;
   for (unsigned i = 0; i < 3; ++i) {
     if (!pack[i])
       continue;
+    SmallVector<unsigned> order = packedOrder(d, i);
     SmallVector<int64_t> shape;
     SmallVector<Value> dynamicSizes;
     SmallVector<AffineExpr> exprs;
-    for (unsigned l : packedOrder(d, i)) {
+    for (unsigned l : order) {
       std::optional<int64_t> size = getConstantIntValue(ranges[l].size);
       shape.push_back(size ? *size : ShapedType::kDynamic);
       if (!size)
         dynamicSizes.push_back(
             getValueOrCreateConstantIndexOp(b, loc, ranges[l].size));
-      perms[i].push_back(
-          *maps[i].getResultPosition(getAffineDimExpr(l, ctx)));
       exprs.push_back(getAffineDimExpr(l, ctx));
     }
-    auto type = MemRefType::get(shape, getElementTypeOrSelf(operands[i]));
+    Type element = computeType ? computeType
+                               : getElementTypeOrSelf(operands[i]);
+    auto type = MemRefType::get(shape, element);
     Value copy = memref::AllocOp::create(b, loc, type, dynamicSizes);
     if (i == 2 && cZero) {
-      Value zero = arith::ConstantOp::create(
-          b, loc, b.getZeroAttr(type.getElementType()));
+      Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
       linalg::FillOp::create(b, loc, zero, copy);
     } else {
-      linalg::TransposeOp::create(b, loc, operands[i], copy, perms[i]);
+      copyPacked(b, loc, operands[i], copy, /*toPacked=*/true, maps[i], order);
     }
     maps[i] = AffineMap::get(op.getNumLoops(), 0, exprs, ctx);
     operands[i] = copy;
     copies.push_back(copy);
   }
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange(), ValueRange{operands[0], operands[1]},
-      ValueRange{operands[2]}, maps, op.getIteratorTypesArray());
-  b.cloneRegionBefore(op->getRegion(0), generic.getRegion(),
-                      generic.getRegion().begin());
-  if (pack[2]) {
-    // Dim r of the op's C holds dim back[r] of the packed copy.
-    SmallVector<int64_t> back(perms[2].size());
-    for (auto [j, r] : llvm::enumerate(perms[2]))
-      back[r] = j;
-    linalg::TransposeOp::create(b, loc, operands[2], op->getOperand(2), back);
+  linalg::GenericOp generic;
+  if (computeType) {
+    // The body in the compute type: acc + a * b.
+    generic = linalg::GenericOp::create(
+        b, loc, ValueRange{operands[0], operands[1]}, ValueRange{operands[2]},
+        maps, op.getIteratorTypesArray(),
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          Value p = arith::MulFOp::create(nb, nl, args[0], args[1]);
+          linalg::YieldOp::create(
+              nb, nl, ValueRange{arith::AddFOp::create(nb, nl, args[2], p)});
+        });
+  } else {
+    generic = linalg::GenericOp::create(
+        b, loc, TypeRange(), ValueRange{operands[0], operands[1]},
+        ValueRange{operands[2]}, maps, op.getIteratorTypesArray());
+    b.cloneRegionBefore(op->getRegion(0), generic.getRegion(),
+                        generic.getRegion().begin());
   }
+  if (pack[2])
+    copyPacked(b, loc, operands[2], op->getOperand(2), /*toPacked=*/false,
+               originalMaps[2], packedOrder(d, 2));
   for (Value copy : copies)
     memref::DeallocOp::create(b, loc, copy);
   b.eraseOp(op);

@@ -12,6 +12,7 @@
 #define DTENSOR_CONVERSION_UTILS_PACKCONTRACTION_H
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir {
@@ -36,10 +37,15 @@ bool isPackedLayout(linalg::LinalgOp op, const linalg::ContractionDimensions &d,
 /// with zeros when `cZero` (the op's C holds zeros), else copied in too; the
 /// same body over the copies, as a new `linalg.generic` (returned); a packed
 /// C transposed back into the op's C; the copies freed. `op` is erased.
+/// With `computeType`, every copy has that element type (the copies are
+/// `linalg.generic`s extending the inputs and truncating C back) and the
+/// body is `acc + a * b` in it: a 16-bit contraction run as an f32 GEMM,
+/// rounded once. The caller then packs every operand of another type.
 linalg::GenericOp packContractionOperands(RewriterBase &rewriter,
                                           linalg::LinalgOp op,
                                           const linalg::ContractionDimensions &d,
-                                          ArrayRef<bool> pack, bool cZero);
+                                          ArrayRef<bool> pack, bool cZero,
+                                          FloatType computeType = {});
 
 } // namespace dtensor
 } // namespace mlir
