@@ -172,9 +172,11 @@ def DTensorLinalgToCuBLASLt
     projected permutations, A and B of f32, f16 or bf16 (the same type), C
     of that type or f32, a unit stride on the k or m dim of A, the n or k
     dim of B and the n dim of C (the innermost dim of a group; or the m dim of C: then the inputs swap
-    roles, C^T = B^T A^T). The innermost batch dim is the GEMM's
-    batch (its strides are the stride_* arguments); outer batch dims become
-    an `scf.for` nest of calls. alpha = 1; beta = 1 (the linalg op
+    roles, C^T = B^T A^T). The innermost batch dims that every
+    operand strides through as one run (each dim's static stride the next
+    one's times its size: `[batch, heads, seq, dim]` attention) are the
+    GEMM's batch (the innermost one's strides are the stride_* arguments);
+    outer batch dims become an `scf.for` nest of calls. alpha = 1; beta = 1 (the linalg op
     accumulates into its init) unless the output holds zeros. The returned
     status is checked: non-zero calls `dtrt_abort(dtrt_last_error())`.
 

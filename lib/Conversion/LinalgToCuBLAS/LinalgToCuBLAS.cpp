@@ -351,13 +351,18 @@ public:
       args.push_back(
           {meta.getOffset(), meta.getStrides()[o->rowPos], index(0)});
     }
-    // The innermost batch dim is the GEMM's batch; the others are loops.
+    // The innermost batch dims that every operand strides through as one
+    // are the GEMM's batch; the others are loops.
     size_t numBatch = plan.dims.batch.size();
+    gemmBatchBegin = firstGemmBatchDim();
     for (auto [i, o] : llvm::enumerate(operands))
       if (numBatch > 0)
         args[i].batchStride =
             metadata[i].getStrides()[o->batchPos[numBatch - 1]];
-    Value batch = numBatch ? size(plan.dims.batch.back()) : index(1);
+    Value batch = index(1);
+    if (numBatch > 0)
+      batch = size(ArrayRef<unsigned>(plan.dims.batch)
+                       .drop_front(gemmBatchBegin));
     buildOuterLoops(0, args, batch);
   }
 
@@ -374,12 +379,42 @@ private:
     return product;
   }
 
-  /// The loops over the batch dims but the innermost, each adding its
+  /// The first of the innermost batch dims that are one GEMM batch: each
+  /// operand's stride of a dim is, statically, the next dim's stride times
+  /// its size (the Block's attention: batch and heads, one call).
+  size_t firstGemmBatchDim() {
+    ArrayRef<unsigned> batch = plan.dims.batch;
+    if (batch.empty())
+      return 0;
+    SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+    size_t first = batch.size() - 1;
+    SmallVector<const GemmOperand *> operands{&plan.a, &plan.b, &plan.c};
+    auto joins = [&](size_t i) {
+      if (ShapedType::isDynamic(sizes[batch[i + 1]]))
+        return false;
+      return llvm::all_of(operands, [&](const GemmOperand *o) {
+        SmallVector<int64_t> strides;
+        int64_t offset;
+        auto type = cast<MemRefType>(o->buffer.getType());
+        if (failed(type.getStridesAndOffset(strides, offset)))
+          return false;
+        int64_t outer = strides[o->batchPos[i]];
+        int64_t inner = strides[o->batchPos[i + 1]];
+        return !ShapedType::isDynamic(outer) &&
+               !ShapedType::isDynamic(inner) &&
+               outer == inner * sizes[batch[i + 1]];
+      });
+    };
+    while (first > 0 && joins(first - 1))
+      --first;
+    return first;
+  }
+
+  /// The loops over the batch dims before the GEMM's batch, each adding its
   /// iteration's offset to every operand.
   void buildOuterLoops(size_t level, SmallVector<OperandArgs> args,
                        Value batch) {
-    size_t numBatch = plan.dims.batch.size();
-    if (level + 1 >= numBatch) {
+    if (level >= gemmBatchBegin) {
       emulate ? buildEmulation(args, batch) : buildCall(args, batch);
       return;
     }
@@ -416,6 +451,8 @@ private:
   bool emulate;
   SmallVector<Range> ranges;
   SmallVector<memref::ExtractStridedMetadataOp> metadata;
+  /// The batch dims from this one on are the GEMM's batch.
+  size_t gemmBatchBegin = 0;
 };
 
 void GemmBuilder::buildCall(ArrayRef<OperandArgs> args, Value batch) {
