@@ -68,6 +68,20 @@ bool dtensor::mayAccessBuffer(Operation *op, Value root, bool writesOnly) {
   return false;
 }
 
+/// True if `view` is `base` or a reshape of all of it (expand_shape and
+/// collapse_shape views: the same elements).
+static bool isWholeReshapeOf(Value view, Value base) {
+  while (view != base) {
+    if (auto expand = view.getDefiningOp<memref::ExpandShapeOp>())
+      view = expand.getSrc();
+    else if (auto collapse = view.getDefiningOp<memref::CollapseShapeOp>())
+      view = collapse.getSrc();
+    else
+      return false;
+  }
+  return true;
+}
+
 /// holdsZeros, following at most one copy (`depth` 1 is the copy's source).
 static bool holdsZerosAt(Operation *before, Value buffer,
                          const llvm::SetVector<Operation *> &erased,
@@ -81,7 +95,7 @@ static bool holdsZerosAt(Operation *before, Value buffer,
       continue;
     if (auto fill = dyn_cast<linalg::FillOp>(op);
         fill && fill.hasPureBufferSemantics() &&
-        fill.getDpsInits()[0] == buffer) {
+        isWholeReshapeOf(buffer, fill.getDpsInits()[0])) {
       if (!matchPattern(fill.getDpsInputs()[0], m_AnyZeroFloat()))
         return false;
       if (!read && depth == 0)
@@ -89,7 +103,7 @@ static bool holdsZerosAt(Operation *before, Value buffer,
       return true;
     }
     if (auto copy = dyn_cast<memref::CopyOp>(op);
-        copy && copy.getTarget() == buffer) {
+        copy && isWholeReshapeOf(buffer, copy.getTarget())) {
       llvm::SetVector<Operation *> kept;
       if (depth > 0 ||
           !holdsZerosAt(op, copy.getSource(), erased, kept, depth + 1))

@@ -28,7 +28,8 @@ bool isFreshAllocation(Value v);
 bool mayAccessBuffer(Operation *op, Value root, bool writesOnly);
 
 /// True if all of `buffer` holds zeros right before `before`: a zero
-/// `linalg.fill` of it, or a copy into it of a buffer filled so, with
+/// `linalg.fill` of it (or of the buffer it is a whole reshape of), or a
+/// copy into it of a buffer filled so, with
 /// nothing writing it in between. When nothing reads it either, the fill or
 /// copy is added to `erasable` (it can go once the consumer overwrites the
 /// buffer). The ops in `erased` (about to be erased) are ignored.

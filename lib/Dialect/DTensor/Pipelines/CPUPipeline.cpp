@@ -61,6 +61,10 @@ void mlir::dtensor::buildCPUPipeline(OpPassManager &pm,
     // Softmax and layer norm: one loop over the rows, each row read once.
     pm.addNestedPass<func::FuncOp>(dtensor::createDTensorFuseRows());
   }
+  // Matrix-vector products as GEMMs with n or m = 1 (after fusion, so that
+  // no reshape is folded back into the op).
+  if (options.blas)
+    pm.addNestedPass<func::FuncOp>(dtensor::createDTensorUnitGemmDims());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =

@@ -71,6 +71,10 @@ void addTensorStages(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(dtensor::createDTensorFuseElementwise());
   pm.addPass(createCanonicalizerPass());
+  // Matrix-vector products as GEMMs with n or m = 1 (after fusion, so that
+  // no reshape is folded back into the op).
+  if (options.cublaslt)
+    pm.addNestedPass<func::FuncOp>(dtensor::createDTensorUnitGemmDims());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =

@@ -563,6 +563,41 @@ def DTensorFuseRows : Pass<"dtensor-fuse-rows", "::mlir::func::FuncOp"> {
   ];
 }
 
+def DTensorUnitGemmDims
+    : Pass<"dtensor-unit-gemm-dims", "::mlir::func::FuncOp"> {
+  let summary = "give contractions with no m or no n loop a unit one, so "
+                "that they are GEMMs";
+  let description = [{
+    A contraction on tensors (`linalg::isaContractionOpInterface`) with a
+    k loop but no n loop (`linalg.matvec`, a batched matrix-vector
+    product) or no m loop (`linalg.vecmat`, `linalg.dot`) becomes a
+    `linalg.generic` with the missing loop appended, of size 1: A gets a
+    trailing unit dim for a new m loop, B one for a new n loop, C one for
+    each (`tensor.expand_shape`), and the result is collapsed back. The BLAS
+    and cuBLASLt lowerings then call one GEMM with m or n = 1; before, a
+    matvec was a loop nest (on GPUs one thread per row, reading the matrix
+    a row apart between threads). On tensors the reshapes are views once
+    bufferized.
+
+    ```mlir
+    %y = linalg.matvec ins(%a, %x : tensor<64x32xf32>, tensor<32xf32>)
+                       outs(%z : tensor<64xf32>) -> tensor<64xf32>
+    // becomes
+    %x2 = tensor.expand_shape %x [[0, 1]] output_shape [32, 1] : ... into tensor<32x1xf32>
+    %z2 = tensor.expand_shape %z [[0, 1]] output_shape [64, 1] : ... into tensor<64x1xf32>
+    %y2 = linalg.generic ... ins(%a, %x2 : tensor<64x32xf32>, tensor<32x1xf32>)
+                             outs(%z2 : tensor<64x1xf32>)
+    %y = tensor.collapse_shape %y2 [[0, 1]] : tensor<64x1xf32> into tensor<64xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numExpanded", "num-expanded",
+              "contractions given a unit m or n loop">
+  ];
+}
+
 def DTensorCollapseContractionDims
     : Pass<"dtensor-collapse-contraction-dims", "::mlir::func::FuncOp"> {
   let summary = "collapse runs of m, n or k loops of contractions on tensors "
