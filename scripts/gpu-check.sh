@@ -384,31 +384,28 @@ if gpu_step "time: GEMMs (>= 0.90 of cuBLAS)" "$T_GEMM" "$BUILD/bin/dtrt_gemm_be
   fi
 fi
 
-if gpu_step "time: elementwise (>= 0.70 HBM)" "$T_EW" "$RUN" --backend cuda --np 1 --iters "$ITERS" "$OUT/ew.mlir"; then
-  log "time: elementwise"
-  ew="$(best_ms "$OUT/ew.mlir")"
-  if [[ -n "$ew" ]]; then
-    tbs="$(awk -v ms="$ew" 'BEGIN { printf "%.2f", 2 * 8192 * 8192 * 4 / (ms * 1e-3) / 1e12 }')"
-    frac="$(awk -v t="$tbs" -v h="$HBM_TBS" 'BEGIN { printf "%.2f", t / h }')"
-    row "time: elementwise (>= 0.70 HBM)" "$(awk -v f="$frac" 'BEGIN { print f >= 0.7 ? "MET" : "MISSED" }')" \
-      "$ew ms, $tbs TB/s, $frac of $HBM_TBS TB/s"
-  else
-    row "time: elementwise" FAIL "see $LOG"
+# bandwidth_row NAME PROGRAM TIMEOUT TARGET: times PROGRAM (8192 x 8192 f32
+# read and written once) and gives its HBM fraction; TARGET is the minimum
+# fraction (MET / MISSED) or INFO for none.
+bandwidth_row() {
+  local name="$1" prog="$2" t="$3" target="$4" ms tbs frac verdict
+  gpu_step "$name" "$t" "$RUN" --backend cuda --np 1 --iters "$ITERS" "$prog" || return 0
+  log "$name"
+  ms="$(best_ms "$prog")"
+  if [[ -z "$ms" ]]; then
+    row "$name" FAIL "see $LOG"
+    return 0
   fi
-fi
-
+  tbs="$(awk -v ms="$ms" 'BEGIN { printf "%.2f", 2 * 8192 * 8192 * 4 / (ms * 1e-3) / 1e12 }')"
+  frac="$(awk -v t="$tbs" -v h="$HBM_TBS" 'BEGIN { printf "%.2f", t / h }')"
+  verdict=INFO
+  [[ "$target" != INFO ]] &&
+    verdict="$(awk -v f="$frac" -v t="$target" 'BEGIN { print f >= t ? "MET" : "MISSED" }')"
+  row "$name" "$verdict" "$ms ms, $tbs TB/s, $frac of $HBM_TBS TB/s"
+}
+bandwidth_row "time: elementwise (>= 0.70 HBM)" "$OUT/ew.mlir" "$T_EW" 0.7
 # The transpose: coalesced through shared-memory tiles (no target: INFO).
-if gpu_step "time: transpose (INFO)" "$T_TR" "$RUN" --backend cuda --np 1 --iters "$ITERS" "$OUT/tr.mlir"; then
-  log "time: transpose"
-  tr="$(best_ms "$OUT/tr.mlir")"
-  if [[ -n "$tr" ]]; then
-    tbs="$(awk -v ms="$tr" 'BEGIN { printf "%.2f", 2 * 8192 * 8192 * 4 / (ms * 1e-3) / 1e12 }')"
-    frac="$(awk -v t="$tbs" -v h="$HBM_TBS" 'BEGIN { printf "%.2f", t / h }')"
-    row "time: transpose (INFO)" INFO "$tr ms, $tbs TB/s, $frac of $HBM_TBS TB/s"
-  else
-    row "time: transpose" FAIL "see $LOG"
-  fi
-fi
+bandwidth_row "time: transpose (INFO)" "$OUT/tr.mlir" "$T_TR" INFO
 
 # The training step (mlp_step1: the step the check row trains, one device):
 # ours, then the same step in PyTorch eager.
