@@ -27,6 +27,7 @@ Prints one line per failure and a summary:
 
 Usage:
   check_blas.py --dtensor-opt PATH --dtensor-run PATH --seeds 0:30 [--out-dir DIR]
+                [--runner-arg=--lowering=PIPELINE]  (step 2 through another lowering)
 
 Stdlib only.
 """
@@ -241,7 +242,7 @@ def run(cmd):
     return p.returncode, p.stdout.decode("utf-8", "replace")
 
 
-def check(case, opt, runner, work):
+def check(case, opt, runner, work, runner_args=()):
     """None if the case passes, else why."""
     prog = case.program()
     path = os.path.join(work, "seed_%d.mlir" % case.seed)
@@ -261,6 +262,7 @@ def check(case, opt, runner, work):
     outdir = os.path.join(work, "out_%d" % case.seed)
     os.makedirs(outdir, exist_ok=True)
     cmd = [runner, path, "--np", str(case.np), "--inputs", ",".join(files), "--out", outdir]
+    cmd += list(runner_args)
     if case.np > 1:
         cmd.append("--check")
     rc, out = run(cmd)
@@ -282,6 +284,9 @@ def main(argv=None):
     ap.add_argument("--dtensor-run", default="dtensor-run")
     ap.add_argument("--seeds", default="0:30", help="A:B (half-open) or N for 0:N")
     ap.add_argument("--out-dir", default=None, help="where failing programs are kept")
+    ap.add_argument("--runner-arg", action="append", default=[],
+                    help="one more argument for dtensor-run (repeatable), e.g. "
+                         "--lowering=... to check another pipeline's results")
     args = ap.parse_args(argv)
     a, _, b = args.seeds.partition(":")
     seeds = range(int(a), int(b)) if b else range(int(a))
@@ -292,7 +297,7 @@ def main(argv=None):
         case = Case(seed)
         counts["blas" if case.expect_blas else "loops"] += 1
         counts["packed"] += case.packed
-        why = check(case, args.dtensor_opt, args.dtensor_run, work)
+        why = check(case, args.dtensor_opt, args.dtensor_run, work, args.runner_arg)
         if why:
             counts["failures"] += 1
             print("FAIL seed %d (%s, kinds %s, dims %s): %s"
