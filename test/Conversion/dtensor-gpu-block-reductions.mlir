@@ -183,3 +183,24 @@ func.func @softmax(%x: memref<8x100xf32>, %y: memref<8x100xf32>) {
   memref.dealloc %s : memref<8xf32>
   return
 }
+
+// A reduction to a scalar over two dims written as linalg.reduce (the loss
+// of a training step): generalized, then one block of threads that each
+// accumulate elements t, t + 256, ... of the flattened 4096 x 1024 input,
+// combined by gpu.all_reduce (not one thread over the 4M elements).
+// CHECK-LABEL: func.func @full_reduce
+// CHECK-NOT: linalg.reduce
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c256,
+// CHECK: scf.for {{.*}} to %c4194304 step %c256
+// CHECK: gpu.all_reduce
+// EMU-LABEL: func.func @full_reduce
+// EMU-NOT: linalg.reduce
+// EMU: scf.parallel
+func.func @full_reduce(%a: memref<4096x1024xf32>, %s: memref<f32>) {
+  linalg.reduce ins(%a : memref<4096x1024xf32>) outs(%s : memref<f32>) dimensions = [0, 1]
+    (%x: f32, %acc: f32) {
+      %t = arith.addf %x, %acc : f32
+      linalg.yield %t : f32
+    }
+  return
+}

@@ -267,8 +267,8 @@ def DTensorGPUBlockReductions
   let summary = "reductions along the innermost loop as one thread block "
                 "per output element";
   let description = [{
-    Rewrites every `linalg.generic` on buffers whose innermost loop is a
-    reduction, with one init indexed by exactly the parallel loops and a
+    Rewrites every `linalg.generic` (or `linalg.reduce`, generalized first)
+    on buffers whose innermost loop is a reduction, with one init indexed by exactly the parallel loops and a
     body `out = combine(g(inputs), out)` with one associative combiner that
     has a neutral element (`matchReduction`, `arith::getNeutralElement`:
     addf, mulf, maxnumf, minimumf, addi, ...; 32-bit, f16 or bf16 element
@@ -407,7 +407,7 @@ def DTensorGPUSerialKernels
                 "kernels";
   let description = [{
     An op with no parallel loop (a 0-d elementwise op such as a loss divided
-    by its count, a reduction to a scalar over several dims that
+    by its count, a reduction to a scalar that
     `dtensor-gpu-block-reductions` does not take) lowers to sequential
     loops or to none: the GPU mapping would leave its loads and stores in
     host code, on device buffers. This pass moves every linalg op on

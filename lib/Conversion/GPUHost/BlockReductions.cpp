@@ -11,6 +11,8 @@
 
 #include "dtensor/Conversion/Passes.h"
 
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -496,6 +498,17 @@ struct BlockReductionsPass
 };
 
 void BlockReductionsPass::runOnOperation() {
+  IRRewriter rewriter(&getContext());
+  // Reductions written as linalg.reduce: the same op as a linalg.generic.
+  SmallVector<linalg::ReduceOp> named;
+  getOperation().walk([&](linalg::ReduceOp op) {
+    if (op.hasPureBufferSemantics() && !op->getParentOfType<gpu::LaunchOp>())
+      named.push_back(op);
+  });
+  for (linalg::ReduceOp op : named) {
+    rewriter.setInsertionPoint(op);
+    (void)linalg::generalizeNamedOp(rewriter, op);
+  }
   SmallVector<ReductionPlan> plans;
   getOperation().walk([&](linalg::GenericOp op) {
     if (op->getParentOfType<gpu::LaunchOp>())
@@ -507,7 +520,6 @@ void BlockReductionsPass::runOnOperation() {
   DenseMap<Operation *, const ReductionPlan *> planOf;
   for (const ReductionPlan &plan : plans)
     planOf[plan.op] = &plan;
-  IRRewriter rewriter(&getContext());
   DenseSet<const ReductionPlan *> done;
   for (const ReductionPlan &plan : plans) {
     if (done.contains(&plan))
