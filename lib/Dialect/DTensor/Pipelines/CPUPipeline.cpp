@@ -46,6 +46,8 @@ void mlir::dtensor::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(dtensor::createDTensorDecomposeAggregates());
   // The elementwise ops the TOSA lowering creates.
   pm.addPass(dtensor::createDTensorElementwiseToLinalg());
+  // Replicated values read as shards: computed on the rank's slice only.
+  pm.addNestedPass<func::FuncOp>(dtensor::createDTensorBubbleUpSlices());
   if (options.blas) {
     pm.addPass(dtensor::createDTensorFoldTransposeIntoContraction());
     // One m, n and k loop per contraction where the operands allow: the

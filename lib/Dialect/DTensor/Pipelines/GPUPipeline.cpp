@@ -60,6 +60,8 @@ void addTensorStages(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createTosaToSCFPass());
   pm.addPass(dtensor::createDTensorDecomposeAggregates());
   pm.addPass(dtensor::createDTensorElementwiseToLinalg());
+  // Replicated values read as shards: computed on the rank's slice only.
+  pm.addNestedPass<func::FuncOp>(dtensor::createDTensorBubbleUpSlices());
   // Transposes read by a contraction (torch-mlir's attention heads) or of
   // its result folded into its maps: the GEMM call reads the strided
   // buffer with a transpose flag and leading dimension, no copy kernel.

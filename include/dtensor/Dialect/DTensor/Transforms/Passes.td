@@ -563,6 +563,33 @@ def DTensorFuseRows : Pass<"dtensor-fuse-rows", "::mlir::func::FuncOp"> {
   ];
 }
 
+def DTensorBubbleUpSlices
+    : Pass<"dtensor-bubble-up-slices", "::mlir::func::FuncOp"> {
+  let summary = "compute a value that is only read through a slice on that "
+                "slice";
+  let description = [{
+    Partitioning reads a replicated value as a shard through a
+    `tensor.extract_slice`: a bias broadcast to the global batch is sliced
+    to the rank's rows, so every rank computes (and holds) the whole
+    broadcast to keep its part. This pass moves such slices above the op
+    that makes the value when the op is an all-parallel linalg op used only
+    by the slice, or a fill (upstream's
+    `populateBubbleUpExtractSliceOpPatterns` and
+    `populateSwapExtractSliceWithFillPatterns`, with the canonicalizations
+    of `tensor.extract_slice` and `tensor.empty`), repeatedly: each rank
+    computes its slice only. The bias add then reads a local broadcast, and
+    the GEMM lowerings can fuse it into their epilogues.
+
+    ```mlir
+    %b = linalg.broadcast ins(%bias : tensor<32xf32>) outs(%e : tensor<8x32xf32>) dimensions = [0]
+    %s = tensor.extract_slice %b[%row, 0] [4, 32] [1, 1] : tensor<8x32xf32> to tensor<4x32xf32>
+    // becomes a broadcast into a 4x32 tensor.empty
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def DTensorUnitGemmDims
     : Pass<"dtensor-unit-gemm-dims", "::mlir::func::FuncOp"> {
   let summary = "give contractions with no m or no n loop a unit one, so "
