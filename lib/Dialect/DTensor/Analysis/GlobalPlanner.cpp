@@ -30,6 +30,7 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <chrono>
@@ -91,21 +92,43 @@ public:
 
 private:
   bool isPlannable(Operation *op) const;
-  /// True if `c` is the strategy `op` has in the PyTorch plan.
-  bool isPyTorchStrategy(Operation *op, const ShardingCandidate &c) const;
+  /// An op's placements in the PyTorch plan: of each result, and each
+  /// operand as read (null for a non-tensor).
+  struct PyTorchStrategy {
+    llvm::SmallVector<const Placements *, 2> results;
+    llvm::SmallVector<const Placements *, 4> reads;
+  };
+  PyTorchStrategy getPyTorchStrategy(Operation *op) const;
+  /// True if `c` is the strategy `s` of its op in the PyTorch plan.
+  static bool isPyTorchStrategy(const PyTorchStrategy &s,
+                                const ShardingCandidate &c);
   /// Adds the op's strategy in the PyTorch plan to `candidates` if they
   /// lack it, so that the PyTorch plan is in the search space.
-  void addPyTorchStrategy(Operation *op,
+  void addPyTorchStrategy(Operation *op, const PyTorchStrategy &s,
                           std::vector<ShardingCandidate> &candidates) const;
   /// With `conserveWork`: if `op` reduces, drops its candidates that split
   /// its work fewer ways than its strategy in the PyTorch plan.
-  void keepSplitWork(Operation *op,
+  void keepSplitWork(Operation *op, const PyTorchStrategy &s,
                      std::vector<ShardingCandidate> &candidates) const;
   void collect();
   /// Collects the plannable ops of `block` and of the followed region ops
   /// in it, in program order.
   void collectOps(Block &block);
   void addPlannedOp(Operation *op);
+  /// The strategies the rule of `op` offers for any operand placements
+  /// (`getAllShardingCandidates`), computed once per distinct op; null if
+  /// it has no rule or its rule fails.
+  const std::vector<ShardingCandidate> *
+  getAllCandidates(Operation *op, llvm::ArrayRef<Placements> current);
+  struct RuleResult {
+    Operation *op;
+    llvm::SmallVector<Placements, 4> current;
+    std::vector<ShardingCandidate> candidates;
+    bool ok;
+  };
+  /// Rule results by the hash of their op (as `getAllCandidates` compares
+  /// ops) and operand placements.
+  llvm::DenseMap<llvm::hash_code, std::vector<RuleResult>> ruleResults;
   /// True for a region op whose bodies are planned with the rest: a loop
   /// with one body or a branch, not made opaque.
   bool isTransparent(Operation *op) const;
@@ -413,27 +436,36 @@ bool hasReductionStrategy(Operation *op,
 }
 } // namespace
 
-bool Planner::isPyTorchStrategy(Operation *op,
-                                const ShardingCandidate &c) const {
-  for (auto [r, ps] : llvm::zip(op->getResults(), c.results))
-    if (const FakeTensor *t = pytorch.lookup(r))
-      if (!llvm::equal(t->placements, ps))
-        return false;
-  for (auto [i, o] : llvm::enumerate(op->getOpOperands())) {
-    const FakeTensor *t = pytorch.lookup(o.get());
-    if (!t || c.excludedFromCost[i])
-      continue;
-    const Placements *req = pytorch.getRequiredPlacements(o);
-    if (!llvm::equal(req ? *req : t->placements, c.operands[i]))
-      return false;
+Planner::PyTorchStrategy Planner::getPyTorchStrategy(Operation *op) const {
+  PyTorchStrategy s;
+  for (Value r : op->getResults()) {
+    const FakeTensor *t = pytorch.lookup(r);
+    s.results.push_back(t ? &t->placements : nullptr);
   }
+  for (OpOperand &o : op->getOpOperands()) {
+    const FakeTensor *t = pytorch.lookup(o.get());
+    const Placements *req = t ? pytorch.getRequiredPlacements(o) : nullptr;
+    s.reads.push_back(req ? req : t ? &t->placements : nullptr);
+  }
+  return s;
+}
+
+bool Planner::isPyTorchStrategy(const PyTorchStrategy &s,
+                                const ShardingCandidate &c) {
+  for (auto [ps, want] : llvm::zip(c.results, s.results))
+    if (want && !llvm::equal(*want, ps))
+      return false;
+  for (auto [i, read] : llvm::enumerate(s.reads))
+    if (read && !c.excludedFromCost[i] && !llvm::equal(*read, c.operands[i]))
+      return false;
   return true;
 }
 
 void Planner::addPyTorchStrategy(
-    Operation *op, std::vector<ShardingCandidate> &candidates) const {
+    Operation *op, const PyTorchStrategy &s,
+    std::vector<ShardingCandidate> &candidates) const {
   if (llvm::any_of(candidates, [&](const ShardingCandidate &c) {
-        return isPyTorchStrategy(op, c);
+        return isPyTorchStrategy(s, c);
       }))
     return;
   // A strategy the exhaustive list lacks (a P(avg) passed through, one
@@ -444,7 +476,7 @@ void Planner::addPyTorchStrategy(
     candidates.push_back(choice->candidates[choice->chosen].candidate);
 }
 
-void Planner::keepSplitWork(Operation *op,
+void Planner::keepSplitWork(Operation *op, const PyTorchStrategy &s,
                             std::vector<ShardingCandidate> &candidates) const {
   if (!hasReductionStrategy(op, candidates))
     return;
@@ -452,7 +484,7 @@ void Planner::keepSplitWork(Operation *op,
   // list has it).
   int64_t ways = 0;
   for (const ShardingCandidate &c : candidates)
-    if (isPyTorchStrategy(op, c))
+    if (isPyTorchStrategy(s, c))
       ways = std::max(ways, splitWays(op, c, mesh));
   // A rule that does not list PyTorch's strategy constrains nothing.
   if (ways == 0)
@@ -494,14 +526,12 @@ void Planner::addPlannedOp(Operation *op) {
     current.push_back(t ? t->placements : Placements());
   }
   PlannedOp p{op, {}, -1};
-  llvm::SmallVector<ShardingCandidate, 4> all;
-  auto rule = dyn_cast<ShardingRuleOpInterface>(op);
-  if (!rule || failed(rule.getAllShardingCandidates(mesh, current, all)) ||
-      all.empty())
+  const std::vector<ShardingCandidate> *all = getAllCandidates(op, current);
+  if (!all || all->empty())
     return;
-  p.candidates.assign(std::make_move_iterator(all.begin()),
-                      std::make_move_iterator(all.end()));
-  addPyTorchStrategy(op, p.candidates);
+  p.candidates = *all;
+  PyTorchStrategy strategy = getPyTorchStrategy(op);
+  addPyTorchStrategy(op, strategy, p.candidates);
   // An op pinned by `dtensor.specs` keeps its result placements.
   if (auto specs =
           op->getAttrOfType<ArrayAttr>(DTensorDialect::kSpecsAttrName)) {
@@ -516,9 +546,63 @@ void Planner::addPlannedOp(Operation *op) {
       return;
   }
   if (options.conserveWork)
-    keepSplitWork(op, p.candidates);
+    keepSplitWork(op, strategy, p.candidates);
   index[op] = ops.size();
   ops.push_back(std::move(p));
+}
+
+namespace {
+/// True if `a` and `b` differ at most in the tensor values they read (of
+/// the same types): their sharding rules, which see operands only through
+/// their types and placements, offer the same strategies.
+bool isSameRuleInput(Operation *a, Operation *b) {
+  // Values of the regions found equivalent so far.
+  llvm::DenseMap<Value, Value> inner;
+  auto sameOperand = [&](Value x, Value y) {
+    if (x == y || inner.lookup(x) == y)
+      return success();
+    for (auto [u, v] : llvm::zip(a->getOperands(), b->getOperands()))
+      if (u == x && v == y)
+        return success(isa<TensorType>(x.getType()) &&
+                       x.getType() == y.getType());
+    // A value captured by a region must be the same one.
+    return failure();
+  };
+  auto markSame = [&](Value x, Value y) { inner.try_emplace(x, y); };
+  return a->getNumOperands() == b->getNumOperands() &&
+         OperationEquivalence::isEquivalentTo(
+             a, b, sameOperand, markSame,
+             OperationEquivalence::IgnoreLocations);
+}
+} // namespace
+
+const std::vector<ShardingCandidate> *
+Planner::getAllCandidates(Operation *op, llvm::ArrayRef<Placements> current) {
+  // A long program repeats a few ops (its layers): their rules run once.
+  llvm::hash_code hash = OperationEquivalence::computeHash(
+      op,
+      [](Value v) {
+        return isa<TensorType>(v.getType()) ? hash_value(v.getType())
+                                            : hash_value(v);
+      },
+      OperationEquivalence::ignoreHashValue,
+      OperationEquivalence::IgnoreLocations);
+  for (const Placements &ps : current)
+    hash = llvm::hash_combine(hash,
+                              llvm::hash_combine_range(ps.begin(), ps.end()));
+  std::vector<RuleResult> &bucket = ruleResults[hash];
+  for (RuleResult &r : bucket)
+    if (llvm::equal(r.current, current) && isSameRuleInput(op, r.op))
+      return r.ok ? &r.candidates : nullptr;
+  RuleResult &r = bucket.emplace_back();
+  r.op = op;
+  r.current.assign(current.begin(), current.end());
+  llvm::SmallVector<ShardingCandidate, 4> all;
+  auto rule = dyn_cast<ShardingRuleOpInterface>(op);
+  r.ok = rule && succeeded(rule.getAllShardingCandidates(mesh, current, all));
+  r.candidates.assign(std::make_move_iterator(all.begin()),
+                      std::make_move_iterator(all.end()));
+  return r.ok ? &r.candidates : nullptr;
 }
 
 bool Planner::isTransparent(Operation *op) const {
@@ -976,9 +1060,13 @@ void appendKey(std::string &key, int64_t x) {
 } // namespace
 
 int Planner::intern(llvm::ArrayRef<Placement> ps) const {
-  std::string key;
-  for (const Placement &p : ps)
-    appendKey(key, placementCode(p));
+  // Called for every operand and result of every candidate: no allocation.
+  llvm::SmallString<64> key;
+  for (const Placement &p : ps) {
+    int64_t code = placementCode(p);
+    key.append(reinterpret_cast<const char *>(&code),
+               reinterpret_cast<const char *>(&code) + sizeof(code));
+  }
   auto [it, inserted] = placementIds.try_emplace(key, placementTable.size());
   if (inserted)
     placementTable.emplace_back(ps.begin(), ps.end());
@@ -1631,6 +1719,7 @@ double Planner::solveChain(ForcedStrategies &forced, double &lowerBound) {
     std::vector<int> back;
   };
   std::vector<Solved> chain;
+  forced.reserve(ops.size());
   StateList states = {{}};
   std::vector<double> best = {0}, bound = {0};
   for (auto [first, last] : segmentRanges) {
