@@ -272,6 +272,8 @@ public:
       llvm::SmallVector<std::pair<Placements, std::optional<ShardingCandidate>>,
                         1>>
       creations;
+  /// The sizes of the first propagation's maps.
+  size_t numTensors = 0, numRequired = 0;
   /// False once the first propagation is over: replays only read.
   bool recording = true;
 };
@@ -484,9 +486,11 @@ Placements FunctionPropagator::get(Value v) const {
 }
 
 void FunctionPropagator::require(OpOperand &operand, const Placements &target) {
-  if (!isa<RankedTensorType>(operand.get().getType()))
+  Value v = operand.get();
+  if (!isa<RankedTensorType>(v.getType()))
     return;
-  if (get(operand.get()) == target)
+  const FakeTensor *t = plan.lookup(v);
+  if (t ? t->placements == target : get(v) == target)
     plan.required.erase(&operand);
   else
     plan.required[&operand] = target;
@@ -494,9 +498,12 @@ void FunctionPropagator::require(OpOperand &operand, const Placements &target) {
 
 LogicalResult FunctionPropagator::run() {
   if (memo && !memo->recording) {
-    // A replay of a function whose mesh the first propagation resolved.
+    // A replay of a function whose mesh the first propagation resolved,
+    // with about as many values and reads to place.
     plan.mesh = memo->mesh;
     plan.meshShape = memo->meshShape;
+    plan.tensors.reserve(memo->numTensors);
+    plan.required.reserve(memo->numRequired);
   } else if (failed(resolveMesh())) {
     return failure();
   } else if (memo) {
@@ -972,7 +979,10 @@ void FunctionPropagator::finish() {
   bool share = analysis.options.strategy != StrategyMode::PyTorch;
   llvm::DenseMap<Value, llvm::SmallVector<size_t, 1>> index;
   func.getFunctionBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    // Only tensors have placements: scalars skip the map lookups.
     for (OpOperand &o : op->getOpOperands()) {
+      if (!isa<RankedTensorType>(o.get().getType()))
+        continue;
       const Placements *target = plan.getRequiredPlacements(o);
       if (!target)
         continue;
@@ -1003,10 +1013,10 @@ void FunctionPropagator::finish() {
     for (Region &region : op->getRegions())
       for (Block &block : region)
         for (BlockArgument arg : block.getArguments())
-          if (plan.lookup(arg))
+          if (isa<RankedTensorType>(arg.getType()) && plan.lookup(arg))
             plan.values.push_back(arg);
     for (Value r : op->getResults())
-      if (plan.lookup(r))
+      if (isa<RankedTensorType>(r.getType()) && plan.lookup(r))
         plan.values.push_back(r);
   });
 }
@@ -1209,6 +1219,8 @@ FunctionPlan *FakeTensorAnalysis::analyze(FunctionOpInterface func) {
     plan->stridedCost = StridedCost::Collective;
     plan->pytorchCommCost = plan->computeCommCost();
     memo->recording = false;
+    memo->numTensors = plan->tensors.size();
+    memo->numRequired = plan->required.size();
     plan = planGlobally(func, std::move(plan), *memo);
   }
   if (options.maxBytesPerRank > 0 && plan->getMesh()) {

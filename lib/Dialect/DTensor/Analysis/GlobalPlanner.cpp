@@ -34,6 +34,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <chrono>
+#include <deque>
 #include <functional>
 #include <limits>
 #include <map>
@@ -74,7 +75,9 @@ using IndicatorRows =
 /// A planned op.
 struct PlannedOp {
   Operation *op;
-  std::vector<ShardingCandidate> candidates;
+  /// Its strategies: shared by the ops with the same rule results
+  /// (`Planner::getAllCandidates`).
+  std::vector<const ShardingCandidate *> candidates;
   /// The op whose segment this op belongs to (its root).
   int64_t root = -1;
 };
@@ -105,11 +108,11 @@ private:
   /// Adds the op's strategy in the PyTorch plan to `candidates` if they
   /// lack it, so that the PyTorch plan is in the search space.
   void addPyTorchStrategy(Operation *op, const PyTorchStrategy &s,
-                          std::vector<ShardingCandidate> &candidates) const;
+                          std::vector<const ShardingCandidate *> &candidates);
   /// With `conserveWork`: if `op` reduces, drops its candidates that split
   /// its work fewer ways than its strategy in the PyTorch plan.
   void keepSplitWork(Operation *op, const PyTorchStrategy &s,
-                     std::vector<ShardingCandidate> &candidates) const;
+                     std::vector<const ShardingCandidate *> &candidates) const;
   void collect();
   /// Collects the plannable ops of `block` and of the followed region ops
   /// in it, in program order.
@@ -127,8 +130,12 @@ private:
     bool ok;
   };
   /// Rule results by the hash of their op (as `getAllCandidates` compares
-  /// ops) and operand placements.
-  llvm::DenseMap<llvm::hash_code, std::vector<RuleResult>> ruleResults;
+  /// ops) and operand placements; planned ops point to their candidates.
+  llvm::DenseMap<llvm::hash_code,
+                 llvm::SmallVector<std::unique_ptr<RuleResult>, 1>>
+      ruleResults;
+  /// Strategies added to a rule's (PyTorch's where the rule lacks it).
+  std::deque<ShardingCandidate> extraCandidates;
   /// True for a region op whose bodies are planned with the rest: a loop
   /// with one body or a branch, not made opaque.
   bool isTransparent(Operation *op) const;
@@ -231,6 +238,27 @@ private:
   };
 
   int intern(llvm::ArrayRef<Placement> ps) const;
+  /// The placement ids of a candidate's operands and results, interned
+  /// when first asked for (so in the order of the first asks: the ids do
+  /// not depend on the cache).
+  struct CandidateIds {
+    llvm::SmallVector<int, 4> operands, results;
+    int operand(const Planner &p, const ShardingCandidate &c, unsigned k) {
+      return get(p, operands, c.operands, k);
+    }
+    int result(const Planner &p, const ShardingCandidate &c, unsigned k) {
+      return get(p, results, c.results, k);
+    }
+    static int get(const Planner &p, llvm::SmallVectorImpl<int> &ids,
+                   llvm::ArrayRef<Placements> of, unsigned k) {
+      if (ids.empty())
+        ids.assign(of.size(), -1);
+      if (ids[k] < 0)
+        ids[k] = p.intern(of[k]);
+      return ids[k];
+    }
+  };
+  llvm::DenseMap<const ShardingCandidate *, CandidateIds> candidateIds;
   /// Cost of moving a value of `bytes` and `rank` between placement ids as
   /// the analysis will plan it (`minRedistributeCost`), memoised.
   double moveCost(int64_t bytes, int64_t rank, int from, int to) const;
@@ -426,11 +454,11 @@ int64_t splitWays(Operation *op, const ShardingCandidate &c,
 /// True if some strategy reduces over a sharded loop (a partial result from
 /// inputs that are not partial): the op is a contraction or a reduction,
 /// whose work exceeds its result's size.
-bool hasReductionStrategy(Operation *op,
-                          llvm::ArrayRef<ShardingCandidate> candidates) {
-  for (const ShardingCandidate &c : candidates)
-    for (auto [axis, p] : llvm::enumerate(firstTensorResult(op, c)))
-      if (p.isPartial() && !hasPartialInput(c, axis))
+bool hasReductionStrategy(
+    Operation *op, llvm::ArrayRef<const ShardingCandidate *> candidates) {
+  for (const ShardingCandidate *c : candidates)
+    for (auto [axis, p] : llvm::enumerate(firstTensorResult(op, *c)))
+      if (p.isPartial() && !hasPartialInput(*c, axis))
         return true;
   return false;
 }
@@ -463,9 +491,9 @@ bool Planner::isPyTorchStrategy(const PyTorchStrategy &s,
 
 void Planner::addPyTorchStrategy(
     Operation *op, const PyTorchStrategy &s,
-    std::vector<ShardingCandidate> &candidates) const {
-  if (llvm::any_of(candidates, [&](const ShardingCandidate &c) {
-        return isPyTorchStrategy(s, c);
+    std::vector<const ShardingCandidate *> &candidates) {
+  if (llvm::any_of(candidates, [&](const ShardingCandidate *c) {
+        return isPyTorchStrategy(s, *c);
       }))
     return;
   // A strategy the exhaustive list lacks (a P(avg) passed through, one
@@ -473,24 +501,26 @@ void Planner::addPyTorchStrategy(
   // planner's optimum could be above PyTorch's plan.
   FailureOr<StrategyChoice> choice = pytorch.getStrategyChoice(op);
   if (succeeded(choice) && choice->chosen >= 0)
-    candidates.push_back(choice->candidates[choice->chosen].candidate);
+    candidates.push_back(&extraCandidates.emplace_back(
+        std::move(choice->candidates[choice->chosen].candidate)));
 }
 
-void Planner::keepSplitWork(Operation *op, const PyTorchStrategy &s,
-                            std::vector<ShardingCandidate> &candidates) const {
+void Planner::keepSplitWork(
+    Operation *op, const PyTorchStrategy &s,
+    std::vector<const ShardingCandidate *> &candidates) const {
   if (!hasReductionStrategy(op, candidates))
     return;
   // The ways of PyTorch's strategy (`addPyTorchStrategy` made sure the
   // list has it).
   int64_t ways = 0;
-  for (const ShardingCandidate &c : candidates)
-    if (isPyTorchStrategy(s, c))
-      ways = std::max(ways, splitWays(op, c, mesh));
+  for (const ShardingCandidate *c : candidates)
+    if (isPyTorchStrategy(s, *c))
+      ways = std::max(ways, splitWays(op, *c, mesh));
   // A rule that does not list PyTorch's strategy constrains nothing.
   if (ways == 0)
     return;
-  llvm::erase_if(candidates, [&](const ShardingCandidate &c) {
-    return splitWays(op, c, mesh) < ways;
+  llvm::erase_if(candidates, [&](const ShardingCandidate *c) {
+    return splitWays(op, *c, mesh) < ways;
   });
 }
 
@@ -529,14 +559,16 @@ void Planner::addPlannedOp(Operation *op) {
   const std::vector<ShardingCandidate> *all = getAllCandidates(op, current);
   if (!all || all->empty())
     return;
-  p.candidates = *all;
+  p.candidates.reserve(all->size() + 1);
+  for (const ShardingCandidate &c : *all)
+    p.candidates.push_back(&c);
   PyTorchStrategy strategy = getPyTorchStrategy(op);
   addPyTorchStrategy(op, strategy, p.candidates);
   // An op pinned by `dtensor.specs` keeps its result placements.
   if (auto specs =
           op->getAttrOfType<ArrayAttr>(DTensorDialect::kSpecsAttrName)) {
-    llvm::erase_if(p.candidates, [&](const ShardingCandidate &c) {
-      for (auto [attr, ps] : llvm::zip(specs, c.results))
+    llvm::erase_if(p.candidates, [&](const ShardingCandidate *c) {
+      for (auto [attr, ps] : llvm::zip(specs, c->results))
         if (auto spec = dyn_cast<SpecAttr>(attr))
           if (!llvm::equal(spec.getPlacements(), ps))
             return true;
@@ -590,11 +622,11 @@ Planner::getAllCandidates(Operation *op, llvm::ArrayRef<Placements> current) {
   for (const Placements &ps : current)
     hash = llvm::hash_combine(hash,
                               llvm::hash_combine_range(ps.begin(), ps.end()));
-  std::vector<RuleResult> &bucket = ruleResults[hash];
-  for (RuleResult &r : bucket)
-    if (llvm::equal(r.current, current) && isSameRuleInput(op, r.op))
-      return r.ok ? &r.candidates : nullptr;
-  RuleResult &r = bucket.emplace_back();
+  auto &bucket = ruleResults[hash];
+  for (const std::unique_ptr<RuleResult> &r : bucket)
+    if (llvm::equal(r->current, current) && isSameRuleInput(op, r->op))
+      return r->ok ? &r->candidates : nullptr;
+  RuleResult &r = *bucket.emplace_back(std::make_unique<RuleResult>());
   r.op = op;
   r.current.assign(current.begin(), current.end());
   llvm::SmallVector<ShardingCandidate, 4> all;
@@ -795,9 +827,9 @@ void Planner::findCutValues() {
     if (isCut) {
       cut[r] = pytorch.lookup(r)->placements;
       auto &dom = domain[r];
-      for (const ShardingCandidate &c : ops[i].candidates)
-        if (!llvm::is_contained(dom, c.results[0]))
-          dom.push_back(c.results[0]);
+      for (const ShardingCandidate *c : ops[i].candidates)
+        if (!llvm::is_contained(dom, c->results[0]))
+          dom.push_back(c->results[0]);
     }
     // A segment ends at a cut value, at a value that fixed ops read, at an
     // op with several results, or where the single reader is not planned.
@@ -850,7 +882,8 @@ double Planner::solve(int64_t root,
       operandBytes.push_back(getTensorByteSize(type));
       operandRanks.push_back(type.getRank());
     }
-    for (auto [ci, c] : llvm::enumerate(p.candidates)) {
+    for (auto [ci, candidate] : llvm::enumerate(p.candidates)) {
+      const ShardingCandidate &c = *candidate;
       double total = 0;
       for (auto [oi, v] : llvm::enumerate(p.op->getOperands())) {
         if (!operandBytes[oi])
@@ -1000,7 +1033,7 @@ void Planner::extract(ForcedStrategies &forced) const {
       }
       if (!best || best->candidate < 0)
         continue;
-      const ShardingCandidate &c = p.candidates[best->candidate];
+      const ShardingCandidate &c = *p.candidates[best->candidate];
       forced[p.op] = c;
       for (auto [oi, v] : llvm::enumerate(p.op->getOperands()))
         if (isa<RankedTensorType>(v.getType()) && table.count(v))
@@ -1143,17 +1176,20 @@ void Planner::buildModel() {
     for (OpResult r : p.op->getResults())
       mo.resultValues.push_back(
           isa<RankedTensorType>(r.getType()) ? valueOf(r) : -1);
-    for (const ShardingCandidate &c : p.candidates) {
+    mo.operandIds.reserve(p.candidates.size());
+    mo.resultIds.reserve(p.candidates.size());
+    for (const ShardingCandidate *c : p.candidates) {
+      CandidateIds &ids = candidateIds[c];
       auto &operands = mo.operandIds.emplace_back();
       for (OpOperand *o : llvm::ArrayRef(mo.operands).take_front(numOwn))
-        operands.push_back(intern(c.operands[o->getOperandNumber()]));
+        operands.push_back(ids.operand(*this, *c, o->getOperandNumber()));
       // An edge operand is read in the placements of the result it
       // reaches.
       for (auto [o, r] : synthetic)
-        operands.push_back(intern(c.results[r]));
+        operands.push_back(ids.result(*this, *c, r));
       auto &results = mo.resultIds.emplace_back();
       for (auto [r, v] : llvm::enumerate(mo.resultValues))
-        results.push_back(v < 0 ? -1 : intern(c.results[r]));
+        results.push_back(v < 0 ? -1 : ids.result(*this, *c, r));
     }
   }
   // Successor inputs only fixed ops read (a loop's result returned).
@@ -1756,7 +1792,7 @@ double Planner::solveChain(ForcedStrategies &forced, double &lowerBound) {
     int in = s.back[out];
     const PairSolution &p = (*s.table)[in * s.numOut + out];
     for (int64_t i = s.first; i <= s.last; ++i)
-      forced[ops[i].op] = ops[i].candidates[p.choice[i - s.first]];
+      forced[ops[i].op] = *ops[i].candidates[p.choice[i - s.first]];
     out = in;
   }
   return *end;
@@ -2170,7 +2206,7 @@ bool Planner::solveUnderBudget(ForcedStrategies &forced,
   if (std::isinf(best.cost))
     return false;
   for (auto [i, p] : llvm::enumerate(ops))
-    forced[p.op] = p.candidates[best.choice[i]];
+    forced[p.op] = *p.candidates[best.choice[i]];
   stats.exact = true;
   stats.provenOptimal = best.proven;
   stats.lowerBound = best.proven ? best.cost : 0;
