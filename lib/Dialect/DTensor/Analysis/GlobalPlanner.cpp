@@ -100,6 +100,8 @@ private:
   struct PyTorchStrategy {
     llvm::SmallVector<const Placements *, 2> results;
     llvm::SmallVector<const Placements *, 4> reads;
+    /// The placements each operand has.
+    llvm::SmallVector<const Placements *, 4> operands;
   };
   PyTorchStrategy getPyTorchStrategy(Operation *op) const;
   /// True if `c` is the strategy `s` of its op in the PyTorch plan.
@@ -473,7 +475,8 @@ Planner::PyTorchStrategy Planner::getPyTorchStrategy(Operation *op) const {
   for (OpOperand &o : op->getOpOperands()) {
     const FakeTensor *t = pytorch.lookup(o.get());
     const Placements *req = t ? pytorch.getRequiredPlacements(o) : nullptr;
-    s.reads.push_back(req ? req : t ? &t->placements : nullptr);
+    s.operands.push_back(t ? &t->placements : nullptr);
+    s.reads.push_back(req ? req : s.operands.back());
   }
   return s;
 }
@@ -534,6 +537,8 @@ double Planner::cost(Value v, llvm::ArrayRef<Placement> from,
 }
 
 void Planner::collect() {
+  // At most one planned op per op of the body.
+  index.reserve(body.getOperations().size());
   // A region op whose loop-carried values cannot be followed keeps
   // PyTorch's plan inside: collect again with its body left out.
   do {
@@ -550,11 +555,10 @@ void Planner::collect() {
 }
 
 void Planner::addPlannedOp(Operation *op) {
+  PyTorchStrategy strategy = getPyTorchStrategy(op);
   llvm::SmallVector<Placements, 4> current;
-  for (Value v : op->getOperands()) {
-    const FakeTensor *t = pytorch.lookup(v);
-    current.push_back(t ? t->placements : Placements());
-  }
+  for (const Placements *ps : strategy.operands)
+    current.push_back(ps ? *ps : Placements());
   PlannedOp p{op, {}, -1};
   const std::vector<ShardingCandidate> *all = getAllCandidates(op, current);
   if (!all || all->empty())
@@ -562,7 +566,6 @@ void Planner::addPlannedOp(Operation *op) {
   p.candidates.reserve(all->size() + 1);
   for (const ShardingCandidate &c : *all)
     p.candidates.push_back(&c);
-  PyTorchStrategy strategy = getPyTorchStrategy(op);
   addPyTorchStrategy(op, strategy, p.candidates);
   // An op pinned by `dtensor.specs` keeps its result placements.
   if (auto specs =
