@@ -87,6 +87,13 @@ struct StepsKey {
   bool required = false;
 };
 
+/// A `StepsKey` to look up without copying its placements.
+struct StepsRef {
+  llvm::ArrayRef<Placement> from, to;
+  int64_t bytes, rank;
+  bool required;
+};
+
 struct StepsKeyInfo {
   static StepsKey getEmptyKey() {
     StepsKey k;
@@ -98,11 +105,18 @@ struct StepsKeyInfo {
     k.bytes = -2;
     return k;
   }
-  static unsigned getHashValue(const StepsKey &k) {
+  static unsigned getHashValue(const StepsRef &k) {
     return llvm::hash_combine(
         llvm::hash_combine_range(k.from.begin(), k.from.end()),
         llvm::hash_combine_range(k.to.begin(), k.to.end()), k.bytes, k.rank,
         k.required);
+  }
+  static unsigned getHashValue(const StepsKey &k) {
+    return getHashValue(StepsRef{k.from, k.to, k.bytes, k.rank, k.required});
+  }
+  static bool isEqual(const StepsRef &a, const StepsKey &b) {
+    return a.bytes == b.bytes && a.rank == b.rank && a.required == b.required &&
+           llvm::equal(a.from, b.from) && llvm::equal(a.to, b.to);
   }
   static bool isEqual(const StepsKey &a, const StepsKey &b) {
     return a.bytes == b.bytes && a.rank == b.rank && a.required == b.required &&
@@ -151,11 +165,15 @@ void FunctionPlan::planRedistributions(bool minCost) {
   llvm::DenseMap<StepsKey, PlannedSteps, StepsKeyInfo> memo;
   for (Redistribution &r : redistributions) {
     const FakeTensor *t = lookup(r.value);
-    StepsKey key{t->placements, r.target, getTensorByteSize(t->type),
+    StepsRef ref{t->placements, r.target, getTensorByteSize(t->type),
                  t->type.getRank(), !r.op};
-    auto [it, inserted] = memo.try_emplace(std::move(key));
-    if (inserted)
+    auto it = memo.find_as(ref);
+    if (it == memo.end()) {
+      StepsKey key{Placements(ref.from), Placements(ref.to), ref.bytes,
+                   ref.rank, ref.required};
+      it = memo.try_emplace(std::move(key)).first;
       plan(it->first, it->second);
+    }
     const PlannedSteps &p = it->second;
     r.steps.assign(p.steps.begin(), p.steps.end());
     r.planned = p.planned;

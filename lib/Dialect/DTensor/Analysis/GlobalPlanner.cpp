@@ -591,8 +591,8 @@ namespace {
 /// the same types): their sharding rules, which see operands only through
 /// their types and placements, offer the same strategies.
 bool isSameRuleInput(Operation *a, Operation *b) {
-  // Values of the regions found equivalent so far.
-  llvm::DenseMap<Value, Value> inner;
+  // Values of the regions found equivalent so far (a few: no allocation).
+  llvm::SmallDenseMap<Value, Value, 8> inner;
   auto sameOperand = [&](Value x, Value y) {
     if (x == y || inner.lookup(x) == y)
       return success();
