@@ -78,6 +78,61 @@ bool FunctionPlan::planSteps(const Redistribution &r,
   return true;
 }
 
+namespace {
+/// A redistribution's inputs to the step planner: the steps depend on
+/// nothing else, and a long program repeats the same few.
+struct StepsKey {
+  Placements from, to;
+  int64_t bytes = 0, rank = 0;
+  bool required = false;
+};
+
+/// A `StepsKey` to look up without copying its placements.
+struct StepsRef {
+  llvm::ArrayRef<Placement> from, to;
+  int64_t bytes, rank;
+  bool required;
+};
+
+struct StepsKeyInfo {
+  static StepsKey getEmptyKey() {
+    StepsKey k;
+    k.bytes = -1;
+    return k;
+  }
+  static StepsKey getTombstoneKey() {
+    StepsKey k;
+    k.bytes = -2;
+    return k;
+  }
+  static unsigned getHashValue(const StepsRef &k) {
+    return llvm::hash_combine(
+        llvm::hash_combine_range(k.from.begin(), k.from.end()),
+        llvm::hash_combine_range(k.to.begin(), k.to.end()), k.bytes, k.rank,
+        k.required);
+  }
+  static unsigned getHashValue(const StepsKey &k) {
+    return getHashValue(StepsRef{k.from, k.to, k.bytes, k.rank, k.required});
+  }
+  static bool isEqual(const StepsRef &a, const StepsKey &b) {
+    return a.bytes == b.bytes && a.rank == b.rank && a.required == b.required &&
+           llvm::equal(a.from, b.from) && llvm::equal(a.to, b.to);
+  }
+  static bool isEqual(const StepsKey &a, const StepsKey &b) {
+    return a.bytes == b.bytes && a.rank == b.rank && a.required == b.required &&
+           a.from == b.from && a.to == b.to;
+  }
+};
+
+/// What `planRedistributions` fills in a redistribution.
+struct PlannedSteps {
+  llvm::SmallVector<RedistributeStep, 0> steps;
+  bool planned = false;
+  std::string planError;
+  std::optional<Placements> through;
+};
+} // namespace
+
 void FunctionPlan::planRedistributions(bool minCost) {
   // The only call of the planner: partitioning and the report read the
   // steps from here.
@@ -91,28 +146,39 @@ void FunctionPlan::planRedistributions(bool minCost) {
                                      error);
     return planRedistribute(from, to, steps, error);
   };
-  for (Redistribution &r : redistributions) {
-    const FakeTensor *t = lookup(r.value);
-    r.steps.clear();
-    r.planError.clear();
-    r.through.reset();
-    int64_t bytes = getTensorByteSize(t->type), rank = t->type.getRank();
+  auto plan = [&](const StepsKey &k, PlannedSteps &p) {
     // A redistribution the compiler requires that has no direct plan goes
     // through R (P(max) -> R -> P(sum)): never an infeasible step.
     std::optional<Placements> mid;
-    if (!r.op)
-      mid = getReplicatedIntermediate(t->placements, r.target);
+    if (k.required)
+      mid = getReplicatedIntermediate(k.from, k.to);
     if (!mid) {
-      r.planned =
-          planOne(t->placements, r.target, bytes, rank, r.steps, r.planError);
-      continue;
+      p.planned = planOne(k.from, k.to, k.bytes, k.rank, p.steps, p.planError);
+      return;
     }
-    r.through = mid;
+    p.through = mid;
     llvm::SmallVector<RedistributeStep> second;
-    r.planned =
-        planOne(t->placements, *mid, bytes, rank, r.steps, r.planError) &&
-        planOne(*mid, r.target, bytes, rank, second, r.planError);
-    r.steps.append(second.begin(), second.end());
+    p.planned = planOne(k.from, *mid, k.bytes, k.rank, p.steps, p.planError) &&
+                planOne(*mid, k.to, k.bytes, k.rank, second, p.planError);
+    p.steps.append(second.begin(), second.end());
+  };
+  llvm::DenseMap<StepsKey, PlannedSteps, StepsKeyInfo> memo;
+  for (Redistribution &r : redistributions) {
+    const FakeTensor *t = lookup(r.value);
+    StepsRef ref{t->placements, r.target, getTensorByteSize(t->type),
+                 t->type.getRank(), !r.op};
+    auto it = memo.find_as(ref);
+    if (it == memo.end()) {
+      StepsKey key{Placements(ref.from), Placements(ref.to), ref.bytes,
+                   ref.rank, ref.required};
+      it = memo.try_emplace(std::move(key)).first;
+      plan(it->first, it->second);
+    }
+    const PlannedSteps &p = it->second;
+    r.steps.assign(p.steps.begin(), p.steps.end());
+    r.planned = p.planned;
+    r.planError = p.planError;
+    r.through = p.through;
   }
 }
 
@@ -197,13 +263,48 @@ SpecAttr FunctionPlan::getSpecAttr(llvm::ArrayRef<Placement> ps) const {
 namespace mlir {
 namespace dtensor {
 
+/// What the first propagation of a function chose for each op with a
+/// sharding rule, and the operand placements it chose from. A replay under
+/// forced strategies (the global plans) reuses the choice of an op it does
+/// not force whose operands arrive in the same placements: the rule, the
+/// pins and the choice rule would give the same candidate again.
+class PropagationMemo {
+public:
+  struct Choice {
+    llvm::SmallVector<Placements, 4> current;
+    ShardingCandidate candidate;
+  };
+  /// Recorded for the ops the planner never forces (those making created
+  /// values): the others are forced in every replay.
+  std::vector<Choice> choices;
+  llvm::DenseMap<Operation *, unsigned> choiceOf;
+  /// The mesh the first propagation resolved (a replay has the same).
+  MeshOp mesh;
+  llvm::SmallVector<int64_t, 4> meshShape;
+  /// The ops making created values, in walk order.
+  llvm::SmallVector<Operation *> createdOps;
+  /// The candidate making a created value in each placement asked for, if
+  /// it can be made there.
+  llvm::DenseMap<
+      Operation *,
+      llvm::SmallVector<std::pair<Placements, std::optional<ShardingCandidate>>,
+                        1>>
+      creations;
+  /// The sizes of the first propagation's maps.
+  size_t numTensors = 0, numRequired = 0;
+  /// False once the first propagation is over: replays only read.
+  bool recording = true;
+};
+
 /// Walks one function in program order, choosing a strategy per op.
 class FunctionPropagator {
 public:
   FunctionPropagator(FakeTensorAnalysis &analysis, FunctionPlan &plan,
                      FunctionOpInterface func,
-                     const ForcedStrategies *forced = nullptr)
-      : analysis(analysis), plan(plan), func(func), forced(forced) {}
+                     const ForcedStrategies *forced = nullptr,
+                     PropagationMemo *memo = nullptr)
+      : analysis(analysis), plan(plan), func(func), forced(forced), memo(memo) {
+  }
 
   LogicalResult run();
 
@@ -213,6 +314,16 @@ private:
   LogicalResult visitBlock(Block &block);
   LogicalResult visitOp(Operation *op);
   LogicalResult visitGeneric(Operation *op);
+  /// The placements the operands of `op` have now.
+  llvm::SmallVector<Placements, 4> getCurrent(Operation *op) const;
+  /// The candidate `op` takes without consulting its rule: the forced one,
+  /// or the first propagation's choice where the operands arrive as they
+  /// did then (`current` is then filled); null otherwise.
+  const ShardingCandidate *
+  findKnownChoice(Operation *op, llvm::SmallVectorImpl<Placements> &current);
+  /// Requires the candidate's operand placements and gives its results
+  /// theirs.
+  LogicalResult applyCandidate(Operation *op, const ShardingCandidate &c);
   /// The unknown-op policy: an error, or one all-replicated candidate (and
   /// the op's regions visited as replicated code).
   LogicalResult
@@ -237,6 +348,12 @@ private:
   /// Gives a created value (constant, empty, fill) the placements all its
   /// users need, so it is built in place instead of redistributed.
   void adoptUserPlacements();
+  /// The candidate making the created value of `op` in `target` (the
+  /// first propagation's, or one made in `local`); null if it cannot be
+  /// made there.
+  const ShardingCandidate *
+  getCreationChoice(Operation *op, const Placements &target,
+                    std::optional<ShardingCandidate> &local);
 
   /// Records the placements of a tensor value.
   LogicalResult set(Value v, Placements ps);
@@ -259,6 +376,8 @@ private:
   FunctionOpInterface func;
   /// Strategies chosen by the global planner, if any.
   const ForcedStrategies *forced;
+  /// Choices recorded by the first propagation, or reused from it.
+  PropagationMemo *memo;
 };
 
 } // namespace dtensor
@@ -385,17 +504,30 @@ Placements FunctionPropagator::get(Value v) const {
 }
 
 void FunctionPropagator::require(OpOperand &operand, const Placements &target) {
-  if (!isa<RankedTensorType>(operand.get().getType()))
+  Value v = operand.get();
+  if (!isa<RankedTensorType>(v.getType()))
     return;
-  if (get(operand.get()) == target)
+  const FakeTensor *t = plan.lookup(v);
+  if (t ? t->placements == target : get(v) == target)
     plan.required.erase(&operand);
   else
     plan.required[&operand] = target;
 }
 
 LogicalResult FunctionPropagator::run() {
-  if (failed(resolveMesh()))
+  if (memo && !memo->recording) {
+    // A replay of a function whose mesh the first propagation resolved,
+    // with about as many values and reads to place.
+    plan.mesh = memo->mesh;
+    plan.meshShape = memo->meshShape;
+    plan.tensors.reserve(memo->numTensors);
+    plan.required.reserve(memo->numRequired);
+  } else if (failed(resolveMesh())) {
     return failure();
+  } else if (memo) {
+    memo->mesh = plan.mesh;
+    memo->meshShape = plan.meshShape;
+  }
   Block &entry = func.getFunctionBody().front();
   for (BlockArgument arg : entry.getArguments()) {
     Placements ps = replicated();
@@ -482,9 +614,10 @@ LogicalResult FunctionPropagator::visitGeneric(Operation *op) {
     if (isa<UnrankedTensorType>(t))
       return op->emitError() << "unranked tensors are not supported";
   llvm::SmallVector<Placements, 4> current;
-  for (Value v : op->getOperands())
-    current.push_back(isa<RankedTensorType>(v.getType()) ? get(v)
-                                                         : Placements());
+  if (const ShardingCandidate *c = findKnownChoice(op, current))
+    return applyCandidate(op, *c);
+  if (current.empty())
+    current = getCurrent(op);
   llvm::SmallVector<ShardingCandidate, 4> candidates;
   if (forced) {
     auto it = forced->find(op);
@@ -492,10 +625,12 @@ LogicalResult FunctionPropagator::visitGeneric(Operation *op) {
       candidates.push_back(it->second);
   }
   auto rule = dyn_cast<ShardingRuleOpInterface>(op);
+  bool replicated = false;
   if (candidates.empty() &&
       (!rule || failed(rule.getShardingCandidates(plan.meshShape, current,
                                                   candidates)))) {
     candidates.clear();
+    replicated = true;
     if (failed(replicateUnknownOp(op, candidates)))
       return failure();
   }
@@ -513,6 +648,52 @@ LogicalResult FunctionPropagator::visitGeneric(Operation *op) {
       plan.pytorchRefusals.emplace_back(op, why);
     }
   const ShardingCandidate &c = chooseCandidate(op, current, candidates);
+  // A replicated unknown op visits its regions (and warns): never reused.
+  if (memo && memo->recording && !replicated && op->getNumResults() == 1 &&
+      isCreatedValue(op->getResult(0))) {
+    auto [it, inserted] = memo->choiceOf.try_emplace(op, memo->choices.size());
+    if (inserted)
+      memo->choices.push_back({std::move(current), c});
+    else
+      memo->choices[it->second] = {std::move(current), c};
+  }
+  return applyCandidate(op, c);
+}
+
+llvm::SmallVector<Placements, 4>
+FunctionPropagator::getCurrent(Operation *op) const {
+  llvm::SmallVector<Placements, 4> current;
+  for (Value v : op->getOperands())
+    current.push_back(isa<RankedTensorType>(v.getType()) ? get(v)
+                                                         : Placements());
+  return current;
+}
+
+const ShardingCandidate *FunctionPropagator::findKnownChoice(
+    Operation *op, llvm::SmallVectorImpl<Placements> &current) {
+  // PyTorch's refusals are checked op by op; pins are checked in full.
+  if (analysis.options.strategy == StrategyMode::PyTorch ||
+      op->hasAttr(DTensorDialect::kSpecsAttrName))
+    return nullptr;
+  if (forced) {
+    auto it = forced->find(op);
+    if (it != forced->end())
+      return &it->second;
+  }
+  if (!memo || memo->recording)
+    return nullptr;
+  auto it = memo->choiceOf.find(op);
+  if (it == memo->choiceOf.end())
+    return nullptr;
+  const PropagationMemo::Choice &choice = memo->choices[it->second];
+  current = getCurrent(op);
+  if (!llvm::equal(current, choice.current))
+    return nullptr;
+  return &choice.candidate;
+}
+
+LogicalResult FunctionPropagator::applyCandidate(Operation *op,
+                                                 const ShardingCandidate &c) {
   for (OpOperand &o : op->getOpOperands())
     require(o, c.operands[o.getOperandNumber()]);
   for (auto [r, ps] : llvm::zip_equal(op->getResults(), c.results))
@@ -605,6 +786,8 @@ LogicalResult FunctionPropagator::keepPinnedCandidates(
 const ShardingCandidate &FunctionPropagator::chooseCandidate(
     Operation *op, llvm::ArrayRef<Placements> current,
     llvm::ArrayRef<ShardingCandidate> candidates) const {
+  if (candidates.size() == 1)
+    return candidates.front();
   llvm::SmallVector<CandidateCost, 4> costs;
   for (const ShardingCandidate &c : candidates)
     costs.push_back(scoreCandidate(op, current, c, plan.meshShape));
@@ -738,29 +921,39 @@ LogicalResult FunctionPropagator::visitReturn(Operation *op) {
 
 void FunctionPropagator::adoptUserPlacements() {
   // Later values first: a fill is settled before the value it fills.
-  llvm::SmallVector<Operation *> created;
-  func.getFunctionBody().walk([&](Operation *op) {
-    if (op->getNumResults() == 1 && isCreatedValue(op->getResult(0)) &&
-        plan.lookup(op->getResult(0)))
-      created.push_back(op);
-  });
+  llvm::SmallVector<Operation *> walked;
+  if (!memo || memo->recording) {
+    func.getFunctionBody().walk([&](Operation *op) {
+      if (op->getNumResults() == 1 && isCreatedValue(op->getResult(0)))
+        walked.push_back(op);
+    });
+    if (memo) {
+      memo->createdOps = walked;
+      memo->creations.reserve(walked.size());
+    }
+  }
+  llvm::ArrayRef<Operation *> created = memo && !memo->recording
+                                            ? llvm::ArrayRef(memo->createdOps)
+                                            : llvm::ArrayRef(walked);
   for (Operation *op : llvm::reverse(created)) {
     Value v = op->getResult(0);
+    if (!plan.lookup(v))
+      continue;
     std::optional<Placements> target;
     bool unique = true;
     for (OpOperand &use : v.getUses()) {
       const Placements *req = plan.getRequiredPlacements(use);
-      Placements want = req ? *req : get(v);
+      const Placements &want = req ? *req : plan.lookup(v)->placements;
       if (!target)
         target = want;
       else if (*target != want)
         unique = false;
     }
-    if (!target || !unique || *target == get(v) || !canCreateIn(v, *target))
+    if (!target || !unique || *target == plan.lookup(v)->placements)
       continue;
-    FailureOr<ShardingCandidate> c =
-        getCreationCandidate(op, plan.meshShape, *target);
-    if (failed(c))
+    std::optional<ShardingCandidate> local;
+    const ShardingCandidate *c = getCreationChoice(op, *target, local);
+    if (!c)
       continue;
     (void)set(v, *target);
     for (OpOperand &use : v.getUses())
@@ -768,6 +961,29 @@ void FunctionPropagator::adoptUserPlacements() {
     for (OpOperand &o : op->getOpOperands())
       require(o, c->operands[o.getOperandNumber()]);
   }
+}
+
+const ShardingCandidate *
+FunctionPropagator::getCreationChoice(Operation *op, const Placements &target,
+                                      std::optional<ShardingCandidate> &local) {
+  std::optional<ShardingCandidate> *slot = &local;
+  if (memo) {
+    // Replays read what the first propagation made; they make their own
+    // in `local`.
+    auto it = memo->creations.find(op);
+    if (it != memo->creations.end())
+      for (auto &[ps, c] : it->second)
+        if (ps == target)
+          return c ? &*c : nullptr;
+    if (memo->recording)
+      slot = &memo->creations[op].emplace_back(target, std::nullopt).second;
+  }
+  if (canCreateIn(op->getResult(0), target))
+    if (FailureOr<ShardingCandidate> c =
+            getCreationCandidate(op, plan.meshShape, target);
+        succeeded(c))
+      *slot = std::move(*c);
+  return *slot ? &**slot : nullptr;
 }
 
 void FunctionPropagator::finish() {
@@ -781,7 +997,10 @@ void FunctionPropagator::finish() {
   bool share = analysis.options.strategy != StrategyMode::PyTorch;
   llvm::DenseMap<Value, llvm::SmallVector<size_t, 1>> index;
   func.getFunctionBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    // Only tensors have placements: scalars skip the map lookups.
     for (OpOperand &o : op->getOpOperands()) {
+      if (!isa<RankedTensorType>(o.get().getType()))
+        continue;
       const Placements *target = plan.getRequiredPlacements(o);
       if (!target)
         continue;
@@ -812,10 +1031,10 @@ void FunctionPropagator::finish() {
     for (Region &region : op->getRegions())
       for (Block &block : region)
         for (BlockArgument arg : block.getArguments())
-          if (plan.lookup(arg))
+          if (isa<RankedTensorType>(arg.getType()) && plan.lookup(arg))
             plan.values.push_back(arg);
     for (Value r : op->getResults())
-      if (plan.lookup(r))
+      if (isa<RankedTensorType>(r.getType()) && plan.lookup(r))
         plan.values.push_back(r);
   });
 }
@@ -839,7 +1058,8 @@ FakeTensorAnalysis::~FakeTensorAnalysis() = default;
 
 std::unique_ptr<FunctionPlan>
 FakeTensorAnalysis::planGlobally(FunctionOpInterface func,
-                                 std::unique_ptr<FunctionPlan> pytorch) {
+                                 std::unique_ptr<FunctionPlan> pytorch,
+                                 PropagationMemo &memo) {
   GlobalPlannerOptions plannerOptions;
   plannerOptions.exact = true;
   plannerOptions.conserveWork = options.strategy == StrategyMode::Global;
@@ -857,7 +1077,7 @@ FakeTensorAnalysis::planGlobally(FunctionOpInterface func,
     auto global = std::make_unique<FunctionPlan>();
     ScopedDiagnosticHandler quiet(func.getContext(),
                                   [](Diagnostic &) { return success(); });
-    if (failed(FunctionPropagator(*this, *global, func, &forced).run()))
+    if (failed(FunctionPropagator(*this, *global, func, &forced, &memo).run()))
       continue;
     global->planRedistributions(/*minCost=*/true);
     global->pytorchCommCost = best->pytorchCommCost;
@@ -995,7 +1215,12 @@ FunctionPlan *FakeTensorAnalysis::analyze(FunctionOpInterface func) {
     return nullptr;
   }
   auto plan = std::make_unique<FunctionPlan>();
-  FunctionPropagator propagator(*this, *plan, func);
+  // The global plans' replays reuse what this propagation chose.
+  std::optional<PropagationMemo> memo;
+  if (options.strategy != StrategyMode::PyTorch)
+    memo.emplace();
+  FunctionPropagator propagator(*this, *plan, func, /*forced=*/nullptr,
+                                memo ? &*memo : nullptr);
   LogicalResult result = propagator.run();
   if (failed(result)) {
     inProgress.erase(func);
@@ -1011,7 +1236,10 @@ FunctionPlan *FakeTensorAnalysis::analyze(FunctionOpInterface func) {
     // steps as the collectives they run (PyTorch prices them at 0).
     plan->stridedCost = StridedCost::Collective;
     plan->pytorchCommCost = plan->computeCommCost();
-    plan = planGlobally(func, std::move(plan));
+    memo->recording = false;
+    memo->numTensors = plan->tensors.size();
+    memo->numRequired = plan->required.size();
+    plan = planGlobally(func, std::move(plan), *memo);
   }
   if (options.maxBytesPerRank > 0 && plan->getMesh()) {
     FailureOr<std::unique_ptr<FunctionPlan>> fitted =

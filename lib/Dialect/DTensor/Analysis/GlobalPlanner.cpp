@@ -30,9 +30,11 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <chrono>
+#include <deque>
 #include <functional>
 #include <limits>
 #include <map>
@@ -73,7 +75,9 @@ using IndicatorRows =
 /// A planned op.
 struct PlannedOp {
   Operation *op;
-  std::vector<ShardingCandidate> candidates;
+  /// Its strategies: shared by the ops with the same rule results
+  /// (`Planner::getAllCandidates`).
+  std::vector<const ShardingCandidate *> candidates;
   /// The op whose segment this op belongs to (its root).
   int64_t root = -1;
 };
@@ -91,21 +95,49 @@ public:
 
 private:
   bool isPlannable(Operation *op) const;
-  /// True if `c` is the strategy `op` has in the PyTorch plan.
-  bool isPyTorchStrategy(Operation *op, const ShardingCandidate &c) const;
+  /// An op's placements in the PyTorch plan: of each result, and each
+  /// operand as read (null for a non-tensor).
+  struct PyTorchStrategy {
+    llvm::SmallVector<const Placements *, 2> results;
+    llvm::SmallVector<const Placements *, 4> reads;
+    /// The placements each operand has.
+    llvm::SmallVector<const Placements *, 4> operands;
+  };
+  PyTorchStrategy getPyTorchStrategy(Operation *op) const;
+  /// True if `c` is the strategy `s` of its op in the PyTorch plan.
+  static bool isPyTorchStrategy(const PyTorchStrategy &s,
+                                const ShardingCandidate &c);
   /// Adds the op's strategy in the PyTorch plan to `candidates` if they
   /// lack it, so that the PyTorch plan is in the search space.
-  void addPyTorchStrategy(Operation *op,
-                          std::vector<ShardingCandidate> &candidates) const;
+  void addPyTorchStrategy(Operation *op, const PyTorchStrategy &s,
+                          std::vector<const ShardingCandidate *> &candidates);
   /// With `conserveWork`: if `op` reduces, drops its candidates that split
   /// its work fewer ways than its strategy in the PyTorch plan.
-  void keepSplitWork(Operation *op,
-                     std::vector<ShardingCandidate> &candidates) const;
+  void keepSplitWork(Operation *op, const PyTorchStrategy &s,
+                     std::vector<const ShardingCandidate *> &candidates) const;
   void collect();
   /// Collects the plannable ops of `block` and of the followed region ops
   /// in it, in program order.
   void collectOps(Block &block);
   void addPlannedOp(Operation *op);
+  /// The strategies the rule of `op` offers for any operand placements
+  /// (`getAllShardingCandidates`), computed once per distinct op; null if
+  /// it has no rule or its rule fails.
+  const std::vector<ShardingCandidate> *
+  getAllCandidates(Operation *op, llvm::ArrayRef<Placements> current);
+  struct RuleResult {
+    Operation *op;
+    llvm::SmallVector<Placements, 4> current;
+    std::vector<ShardingCandidate> candidates;
+    bool ok;
+  };
+  /// Rule results by the hash of their op (as `getAllCandidates` compares
+  /// ops) and operand placements; planned ops point to their candidates.
+  llvm::DenseMap<llvm::hash_code,
+                 llvm::SmallVector<std::unique_ptr<RuleResult>, 1>>
+      ruleResults;
+  /// Strategies added to a rule's (PyTorch's where the rule lacks it).
+  std::deque<ShardingCandidate> extraCandidates;
   /// True for a region op whose bodies are planned with the rest: a loop
   /// with one body or a branch, not made opaque.
   bool isTransparent(Operation *op) const;
@@ -208,6 +240,27 @@ private:
   };
 
   int intern(llvm::ArrayRef<Placement> ps) const;
+  /// The placement ids of a candidate's operands and results, interned
+  /// when first asked for (so in the order of the first asks: the ids do
+  /// not depend on the cache).
+  struct CandidateIds {
+    llvm::SmallVector<int, 4> operands, results;
+    int operand(const Planner &p, const ShardingCandidate &c, unsigned k) {
+      return get(p, operands, c.operands, k);
+    }
+    int result(const Planner &p, const ShardingCandidate &c, unsigned k) {
+      return get(p, results, c.results, k);
+    }
+    static int get(const Planner &p, llvm::SmallVectorImpl<int> &ids,
+                   llvm::ArrayRef<Placements> of, unsigned k) {
+      if (ids.empty())
+        ids.assign(of.size(), -1);
+      if (ids[k] < 0)
+        ids[k] = p.intern(of[k]);
+      return ids[k];
+    }
+  };
+  llvm::DenseMap<const ShardingCandidate *, CandidateIds> candidateIds;
   /// Cost of moving a value of `bytes` and `rank` between placement ids as
   /// the analysis will plan it (`minRedistributeCost`), memoised.
   double moveCost(int64_t bytes, int64_t rank, int from, int to) const;
@@ -403,37 +456,47 @@ int64_t splitWays(Operation *op, const ShardingCandidate &c,
 /// True if some strategy reduces over a sharded loop (a partial result from
 /// inputs that are not partial): the op is a contraction or a reduction,
 /// whose work exceeds its result's size.
-bool hasReductionStrategy(Operation *op,
-                          llvm::ArrayRef<ShardingCandidate> candidates) {
-  for (const ShardingCandidate &c : candidates)
-    for (auto [axis, p] : llvm::enumerate(firstTensorResult(op, c)))
-      if (p.isPartial() && !hasPartialInput(c, axis))
+bool hasReductionStrategy(
+    Operation *op, llvm::ArrayRef<const ShardingCandidate *> candidates) {
+  for (const ShardingCandidate *c : candidates)
+    for (auto [axis, p] : llvm::enumerate(firstTensorResult(op, *c)))
+      if (p.isPartial() && !hasPartialInput(*c, axis))
         return true;
   return false;
 }
 } // namespace
 
-bool Planner::isPyTorchStrategy(Operation *op,
-                                const ShardingCandidate &c) const {
-  for (auto [r, ps] : llvm::zip(op->getResults(), c.results))
-    if (const FakeTensor *t = pytorch.lookup(r))
-      if (!llvm::equal(t->placements, ps))
-        return false;
-  for (auto [i, o] : llvm::enumerate(op->getOpOperands())) {
-    const FakeTensor *t = pytorch.lookup(o.get());
-    if (!t || c.excludedFromCost[i])
-      continue;
-    const Placements *req = pytorch.getRequiredPlacements(o);
-    if (!llvm::equal(req ? *req : t->placements, c.operands[i]))
-      return false;
+Planner::PyTorchStrategy Planner::getPyTorchStrategy(Operation *op) const {
+  PyTorchStrategy s;
+  for (Value r : op->getResults()) {
+    const FakeTensor *t = pytorch.lookup(r);
+    s.results.push_back(t ? &t->placements : nullptr);
   }
+  for (OpOperand &o : op->getOpOperands()) {
+    const FakeTensor *t = pytorch.lookup(o.get());
+    const Placements *req = t ? pytorch.getRequiredPlacements(o) : nullptr;
+    s.operands.push_back(t ? &t->placements : nullptr);
+    s.reads.push_back(req ? req : s.operands.back());
+  }
+  return s;
+}
+
+bool Planner::isPyTorchStrategy(const PyTorchStrategy &s,
+                                const ShardingCandidate &c) {
+  for (auto [ps, want] : llvm::zip(c.results, s.results))
+    if (want && !llvm::equal(*want, ps))
+      return false;
+  for (auto [i, read] : llvm::enumerate(s.reads))
+    if (read && !c.excludedFromCost[i] && !llvm::equal(*read, c.operands[i]))
+      return false;
   return true;
 }
 
 void Planner::addPyTorchStrategy(
-    Operation *op, std::vector<ShardingCandidate> &candidates) const {
-  if (llvm::any_of(candidates, [&](const ShardingCandidate &c) {
-        return isPyTorchStrategy(op, c);
+    Operation *op, const PyTorchStrategy &s,
+    std::vector<const ShardingCandidate *> &candidates) {
+  if (llvm::any_of(candidates, [&](const ShardingCandidate *c) {
+        return isPyTorchStrategy(s, *c);
       }))
     return;
   // A strategy the exhaustive list lacks (a P(avg) passed through, one
@@ -441,24 +504,26 @@ void Planner::addPyTorchStrategy(
   // planner's optimum could be above PyTorch's plan.
   FailureOr<StrategyChoice> choice = pytorch.getStrategyChoice(op);
   if (succeeded(choice) && choice->chosen >= 0)
-    candidates.push_back(choice->candidates[choice->chosen].candidate);
+    candidates.push_back(&extraCandidates.emplace_back(
+        std::move(choice->candidates[choice->chosen].candidate)));
 }
 
-void Planner::keepSplitWork(Operation *op,
-                            std::vector<ShardingCandidate> &candidates) const {
+void Planner::keepSplitWork(
+    Operation *op, const PyTorchStrategy &s,
+    std::vector<const ShardingCandidate *> &candidates) const {
   if (!hasReductionStrategy(op, candidates))
     return;
   // The ways of PyTorch's strategy (`addPyTorchStrategy` made sure the
   // list has it).
   int64_t ways = 0;
-  for (const ShardingCandidate &c : candidates)
-    if (isPyTorchStrategy(op, c))
-      ways = std::max(ways, splitWays(op, c, mesh));
+  for (const ShardingCandidate *c : candidates)
+    if (isPyTorchStrategy(s, *c))
+      ways = std::max(ways, splitWays(op, *c, mesh));
   // A rule that does not list PyTorch's strategy constrains nothing.
   if (ways == 0)
     return;
-  llvm::erase_if(candidates, [&](const ShardingCandidate &c) {
-    return splitWays(op, c, mesh) < ways;
+  llvm::erase_if(candidates, [&](const ShardingCandidate *c) {
+    return splitWays(op, *c, mesh) < ways;
   });
 }
 
@@ -472,6 +537,8 @@ double Planner::cost(Value v, llvm::ArrayRef<Placement> from,
 }
 
 void Planner::collect() {
+  // At most one planned op per op of the body.
+  index.reserve(body.getOperations().size());
   // A region op whose loop-carried values cannot be followed keeps
   // PyTorch's plan inside: collect again with its body left out.
   do {
@@ -488,25 +555,23 @@ void Planner::collect() {
 }
 
 void Planner::addPlannedOp(Operation *op) {
+  PyTorchStrategy strategy = getPyTorchStrategy(op);
   llvm::SmallVector<Placements, 4> current;
-  for (Value v : op->getOperands()) {
-    const FakeTensor *t = pytorch.lookup(v);
-    current.push_back(t ? t->placements : Placements());
-  }
+  for (const Placements *ps : strategy.operands)
+    current.push_back(ps ? *ps : Placements());
   PlannedOp p{op, {}, -1};
-  llvm::SmallVector<ShardingCandidate, 4> all;
-  auto rule = dyn_cast<ShardingRuleOpInterface>(op);
-  if (!rule || failed(rule.getAllShardingCandidates(mesh, current, all)) ||
-      all.empty())
+  const std::vector<ShardingCandidate> *all = getAllCandidates(op, current);
+  if (!all || all->empty())
     return;
-  p.candidates.assign(std::make_move_iterator(all.begin()),
-                      std::make_move_iterator(all.end()));
-  addPyTorchStrategy(op, p.candidates);
+  p.candidates.reserve(all->size() + 1);
+  for (const ShardingCandidate &c : *all)
+    p.candidates.push_back(&c);
+  addPyTorchStrategy(op, strategy, p.candidates);
   // An op pinned by `dtensor.specs` keeps its result placements.
   if (auto specs =
           op->getAttrOfType<ArrayAttr>(DTensorDialect::kSpecsAttrName)) {
-    llvm::erase_if(p.candidates, [&](const ShardingCandidate &c) {
-      for (auto [attr, ps] : llvm::zip(specs, c.results))
+    llvm::erase_if(p.candidates, [&](const ShardingCandidate *c) {
+      for (auto [attr, ps] : llvm::zip(specs, c->results))
         if (auto spec = dyn_cast<SpecAttr>(attr))
           if (!llvm::equal(spec.getPlacements(), ps))
             return true;
@@ -516,9 +581,63 @@ void Planner::addPlannedOp(Operation *op) {
       return;
   }
   if (options.conserveWork)
-    keepSplitWork(op, p.candidates);
+    keepSplitWork(op, strategy, p.candidates);
   index[op] = ops.size();
   ops.push_back(std::move(p));
+}
+
+namespace {
+/// True if `a` and `b` differ at most in the tensor values they read (of
+/// the same types): their sharding rules, which see operands only through
+/// their types and placements, offer the same strategies.
+bool isSameRuleInput(Operation *a, Operation *b) {
+  // Values of the regions found equivalent so far (a few: no allocation).
+  llvm::SmallDenseMap<Value, Value, 8> inner;
+  auto sameOperand = [&](Value x, Value y) {
+    if (x == y || inner.lookup(x) == y)
+      return success();
+    for (auto [u, v] : llvm::zip(a->getOperands(), b->getOperands()))
+      if (u == x && v == y)
+        return success(isa<TensorType>(x.getType()) &&
+                       x.getType() == y.getType());
+    // A value captured by a region must be the same one.
+    return failure();
+  };
+  auto markSame = [&](Value x, Value y) { inner.try_emplace(x, y); };
+  return a->getNumOperands() == b->getNumOperands() &&
+         OperationEquivalence::isEquivalentTo(
+             a, b, sameOperand, markSame,
+             OperationEquivalence::IgnoreLocations);
+}
+} // namespace
+
+const std::vector<ShardingCandidate> *
+Planner::getAllCandidates(Operation *op, llvm::ArrayRef<Placements> current) {
+  // A long program repeats a few ops (its layers): their rules run once.
+  llvm::hash_code hash = OperationEquivalence::computeHash(
+      op,
+      [](Value v) {
+        return isa<TensorType>(v.getType()) ? hash_value(v.getType())
+                                            : hash_value(v);
+      },
+      OperationEquivalence::ignoreHashValue,
+      OperationEquivalence::IgnoreLocations);
+  for (const Placements &ps : current)
+    hash = llvm::hash_combine(hash,
+                              llvm::hash_combine_range(ps.begin(), ps.end()));
+  auto &bucket = ruleResults[hash];
+  for (const std::unique_ptr<RuleResult> &r : bucket)
+    if (llvm::equal(r->current, current) && isSameRuleInput(op, r->op))
+      return r->ok ? &r->candidates : nullptr;
+  RuleResult &r = *bucket.emplace_back(std::make_unique<RuleResult>());
+  r.op = op;
+  r.current.assign(current.begin(), current.end());
+  llvm::SmallVector<ShardingCandidate, 4> all;
+  auto rule = dyn_cast<ShardingRuleOpInterface>(op);
+  r.ok = rule && succeeded(rule.getAllShardingCandidates(mesh, current, all));
+  r.candidates.assign(std::make_move_iterator(all.begin()),
+                      std::make_move_iterator(all.end()));
+  return r.ok ? &r.candidates : nullptr;
 }
 
 bool Planner::isTransparent(Operation *op) const {
@@ -711,9 +830,9 @@ void Planner::findCutValues() {
     if (isCut) {
       cut[r] = pytorch.lookup(r)->placements;
       auto &dom = domain[r];
-      for (const ShardingCandidate &c : ops[i].candidates)
-        if (!llvm::is_contained(dom, c.results[0]))
-          dom.push_back(c.results[0]);
+      for (const ShardingCandidate *c : ops[i].candidates)
+        if (!llvm::is_contained(dom, c->results[0]))
+          dom.push_back(c->results[0]);
     }
     // A segment ends at a cut value, at a value that fixed ops read, at an
     // op with several results, or where the single reader is not planned.
@@ -766,7 +885,8 @@ double Planner::solve(int64_t root,
       operandBytes.push_back(getTensorByteSize(type));
       operandRanks.push_back(type.getRank());
     }
-    for (auto [ci, c] : llvm::enumerate(p.candidates)) {
+    for (auto [ci, candidate] : llvm::enumerate(p.candidates)) {
+      const ShardingCandidate &c = *candidate;
       double total = 0;
       for (auto [oi, v] : llvm::enumerate(p.op->getOperands())) {
         if (!operandBytes[oi])
@@ -916,7 +1036,7 @@ void Planner::extract(ForcedStrategies &forced) const {
       }
       if (!best || best->candidate < 0)
         continue;
-      const ShardingCandidate &c = p.candidates[best->candidate];
+      const ShardingCandidate &c = *p.candidates[best->candidate];
       forced[p.op] = c;
       for (auto [oi, v] : llvm::enumerate(p.op->getOperands()))
         if (isa<RankedTensorType>(v.getType()) && table.count(v))
@@ -976,9 +1096,13 @@ void appendKey(std::string &key, int64_t x) {
 } // namespace
 
 int Planner::intern(llvm::ArrayRef<Placement> ps) const {
-  std::string key;
-  for (const Placement &p : ps)
-    appendKey(key, placementCode(p));
+  // Called for every operand and result of every candidate: no allocation.
+  llvm::SmallString<64> key;
+  for (const Placement &p : ps) {
+    int64_t code = placementCode(p);
+    key.append(reinterpret_cast<const char *>(&code),
+               reinterpret_cast<const char *>(&code) + sizeof(code));
+  }
   auto [it, inserted] = placementIds.try_emplace(key, placementTable.size());
   if (inserted)
     placementTable.emplace_back(ps.begin(), ps.end());
@@ -1055,17 +1179,20 @@ void Planner::buildModel() {
     for (OpResult r : p.op->getResults())
       mo.resultValues.push_back(
           isa<RankedTensorType>(r.getType()) ? valueOf(r) : -1);
-    for (const ShardingCandidate &c : p.candidates) {
+    mo.operandIds.reserve(p.candidates.size());
+    mo.resultIds.reserve(p.candidates.size());
+    for (const ShardingCandidate *c : p.candidates) {
+      CandidateIds &ids = candidateIds[c];
       auto &operands = mo.operandIds.emplace_back();
       for (OpOperand *o : llvm::ArrayRef(mo.operands).take_front(numOwn))
-        operands.push_back(intern(c.operands[o->getOperandNumber()]));
+        operands.push_back(ids.operand(*this, *c, o->getOperandNumber()));
       // An edge operand is read in the placements of the result it
       // reaches.
       for (auto [o, r] : synthetic)
-        operands.push_back(intern(c.results[r]));
+        operands.push_back(ids.result(*this, *c, r));
       auto &results = mo.resultIds.emplace_back();
       for (auto [r, v] : llvm::enumerate(mo.resultValues))
-        results.push_back(v < 0 ? -1 : intern(c.results[r]));
+        results.push_back(v < 0 ? -1 : ids.result(*this, *c, r));
     }
   }
   // Successor inputs only fixed ops read (a loop's result returned).
@@ -1631,6 +1758,7 @@ double Planner::solveChain(ForcedStrategies &forced, double &lowerBound) {
     std::vector<int> back;
   };
   std::vector<Solved> chain;
+  forced.reserve(ops.size());
   StateList states = {{}};
   std::vector<double> best = {0}, bound = {0};
   for (auto [first, last] : segmentRanges) {
@@ -1667,7 +1795,7 @@ double Planner::solveChain(ForcedStrategies &forced, double &lowerBound) {
     int in = s.back[out];
     const PairSolution &p = (*s.table)[in * s.numOut + out];
     for (int64_t i = s.first; i <= s.last; ++i)
-      forced[ops[i].op] = ops[i].candidates[p.choice[i - s.first]];
+      forced[ops[i].op] = *ops[i].candidates[p.choice[i - s.first]];
     out = in;
   }
   return *end;
@@ -2081,7 +2209,7 @@ bool Planner::solveUnderBudget(ForcedStrategies &forced,
   if (std::isinf(best.cost))
     return false;
   for (auto [i, p] : llvm::enumerate(ops))
-    forced[p.op] = p.candidates[best.choice[i]];
+    forced[p.op] = *p.candidates[best.choice[i]];
   stats.exact = true;
   stats.provenOptimal = best.proven;
   stats.lowerBound = best.proven ? best.cost : 0;

@@ -31,6 +31,8 @@
 namespace mlir {
 namespace dtensor {
 
+class PropagationMemo;
+
 /// What to do with an op that has tensor operands or results but no sharding
 /// rule.
 enum class UnknownOpPolicy {
@@ -270,9 +272,11 @@ public:
 private:
   friend class FunctionPropagator;
   FunctionPlan *analyze(FunctionOpInterface func);
-  /// The cheapest of `pytorch` and the global planner's plans of `func`.
+  /// The cheapest of `pytorch` and the global planner's plans of `func`;
+  /// their propagations reuse the choices `memo` recorded for `pytorch`.
   std::unique_ptr<FunctionPlan>
-  planGlobally(FunctionOpInterface func, std::unique_ptr<FunctionPlan> pytorch);
+  planGlobally(FunctionOpInterface func, std::unique_ptr<FunctionPlan> pytorch,
+               PropagationMemo &memo);
   /// A plan of `func` with the strategies of `forced`, the other ops chosen
   /// greedily; null if propagation fails (quietly). It carries
   /// `pytorchCost` and `stats` over.
