@@ -73,6 +73,8 @@ void addTensorStages(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(dtensor::createDTensorFuseElementwise());
   pm.addPass(createCanonicalizerPass());
+  // Large reductions to a scalar in two stages: many blocks, then one.
+  pm.addNestedPass<func::FuncOp>(dtensor::createDTensorSplitReductions());
   // Matrix-vector products as GEMMs with n or m = 1 (after fusion, so that
   // no reshape is folded back into the op).
   if (options.cublaslt)

@@ -590,6 +590,39 @@ def DTensorBubbleUpSlices
                            "::mlir::tensor::TensorDialect"];
 }
 
+def DTensorSplitReductions
+    : Pass<"dtensor-split-reductions", "::mlir::func::FuncOp"> {
+  let summary = "split large reductions to a scalar into partial reductions "
+                "and their combination";
+  let description = [{
+    On GPUs a reduction to a scalar (a loss summed over a batch) is one
+    thread block (`dtensor-gpu-block-reductions`): one SM reads the whole
+    input. This pass rewrites every `linalg.generic` on static tensors with
+    no parallel loop and at least `min-size` elements into two reductions
+    (upstream `linalg::splitReduction`): `G` partials, each over a
+    contiguous chunk of at least `min-chunk` elements (`G` the largest
+    divisor of the size up to `max-partials`, at least 8), then one
+    reduction of the `G` partials into the result. Several reduction loops
+    are collapsed into one first when every operand reads them as one
+    contiguous run (`linalg::collapseOpIterationDims`). On GPUs the first
+    stage is then `G` blocks, one per partial, and the second one block.
+    Other ops, and sizes with no such divisor, are unchanged.
+  }];
+  let options = [
+    Option<"minSize", "min-size", "int64_t", /*default=*/"65536",
+           "split reductions of at least this many elements">,
+    Option<"maxPartials", "max-partials", "int64_t", /*default=*/"1024",
+           "at most this many partial reductions">,
+    Option<"minChunk", "min-chunk", "int64_t", /*default=*/"1024",
+           "at least this many elements per partial">
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numSplit", "num-split", "reductions split in two stages">
+  ];
+}
+
 def DTensorUnitGemmDims
     : Pass<"dtensor-unit-gemm-dims", "::mlir::func::FuncOp"> {
   let summary = "give contractions with no m or no n loop a unit one, so "
