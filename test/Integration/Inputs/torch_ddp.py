@@ -174,7 +174,11 @@ def worker(rank, a, meta):
         with open(os.path.join(a.dir, "torch_buckets"), "w") as f:
             f.write(",".join(str(b) for b in sizes))
     dist.barrier()  # no rank leaves while another still talks to it
-    dist.destroy_process_group()
+    # Tearing gloo's process group down sometimes aborts a worker
+    # ("terminate called without an active exception"): every result is
+    # written, so the workers leave without the teardown.
+    sys.stdout.flush()
+    os._exit(0)
 
 
 def train(a):
@@ -182,8 +186,20 @@ def train(a):
     meta = json.load(open(os.path.join(a.dir, "model.json")))
     sys.path.insert(0, BENCH)
     from block_torch import free_port
-    a.port = free_port()
-    mp.spawn(worker, args=(a, meta), nprocs=a.ranks, join=True)
+    # A gloo worker sometimes aborts while its process group is torn down
+    # ("terminate called without an active exception", about one run in
+    # ten on 2 loaded cores): the run is deterministic, so it is run once
+    # more on a fresh port.
+    for attempt in (1, 2):
+        a.port = free_port()
+        try:
+            mp.spawn(worker, args=(a, meta), nprocs=a.ranks, join=True)
+            break
+        except mp.ProcessExitedException as e:
+            if attempt == 2:
+                raise
+            print("torch_ddp.py: a PyTorch worker died (%s); running again" % e,
+                  file=sys.stderr)
     sizes = open(os.path.join(a.dir, "torch_buckets")).read().split(",")
     print("torch: trained", a.steps, "steps on", a.ranks, "processes,",
           len([b for b in sizes if b.strip()]), "DDP buckets of", "/".join(sizes), "bytes")
