@@ -11,9 +11,8 @@
 
 #include "dtensor/Conversion/Passes.h"
 
-#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
-
 #include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/IRMapping.h"
 
 namespace mlir {

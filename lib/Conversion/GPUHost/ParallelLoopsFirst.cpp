@@ -44,15 +44,16 @@ struct ParallelLoopsFirstPass
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<linalg::LinalgOp> ops;
+    SmallVector<std::pair<linalg::LinalgOp, SmallVector<unsigned>>> ops;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (op.hasPureBufferSemantics() && op.getNumParallelLoops() > 0 &&
-          !op->getParentOfType<gpu::LaunchOp>() && !parallelFirst(op).empty())
-        ops.push_back(op);
+      if (!op.hasPureBufferSemantics() || op.getNumParallelLoops() == 0 ||
+          op->getParentOfType<gpu::LaunchOp>())
+        return;
+      if (SmallVector<unsigned> order = parallelFirst(op); !order.empty())
+        ops.emplace_back(op, std::move(order));
     });
     IRRewriter rewriter(&getContext());
-    for (linalg::LinalgOp op : ops) {
-      SmallVector<unsigned> order = parallelFirst(op);
+    for (auto &[op, order] : ops) {
       rewriter.setInsertionPoint(op);
       auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
       if (!generic) {

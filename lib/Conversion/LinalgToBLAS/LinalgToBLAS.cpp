@@ -565,18 +565,10 @@ void packContractions(Operation *root, bool foldZeroFill,
   });
   IRRewriter rewriter(root->getContext());
   for (auto &[op, dims, pack, upcast] : toPack) {
-    // A packed C is written whole by the copy back: zeros it held are a
-    // zero fill of the copy, the fill of C goes.
-    bool cZero = false;
-    llvm::SetVector<Operation *> erasable;
-    if (pack[2] && foldZeroFill)
-      cZero = dtensor::holdsZeros(op, op->getOperand(2), {}, erasable);
     rewriter.setInsertionPoint(op);
     dtensor::packContractionOperands(
-        rewriter, op, dims, pack, cZero,
+        rewriter, op, dims, pack, foldZeroFill,
         upcast ? rewriter.getF32Type() : FloatType());
-    for (Operation *fill : erasable)
-      rewriter.eraseOp(fill);
     ++stats.packed;
   }
 }
@@ -584,7 +576,7 @@ void packContractions(Operation *root, bool foldZeroFill,
 
 LogicalResult mlir::dtensor::convertLinalgToBLAS(Operation *root,
                                                  bool foldZeroFill,
-                                                 dtensor::LinalgToBLASStats &stats) {
+                                                 LinalgToBLASStats &stats) {
   packContractions(root, foldZeroFill, stats);
   // Decide everything on the unchanged IR, in program order, where the
   // linalg ops' memory effects are precise (the calls have none declared).

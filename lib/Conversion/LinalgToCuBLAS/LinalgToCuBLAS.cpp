@@ -662,10 +662,12 @@ struct LinalgToCuBLASLtPass
 };
 
 /// Packs the operands of every contraction that is a GEMM but for its
-/// buffers' layouts (packOperands).
+/// buffers' layouts (operandsToPack, packContractionOperands).
 void packContractions(Operation *root, bool foldZeroFill,
                       llvm::Statistic &numPacked) {
-  SmallVector<std::pair<linalg::LinalgOp, SmallVector<bool>>> toPack;
+  SmallVector<std::tuple<linalg::LinalgOp, linalg::ContractionDimensions,
+                         SmallVector<bool>>>
+      toPack;
   root->walk([&](linalg::LinalgOp op) {
     if (op->hasAttr(kEmulationAttr) || succeeded(matchGemm(op)))
       return;
@@ -674,21 +676,12 @@ void packContractions(Operation *root, bool foldZeroFill,
       return;
     SmallVector<bool> pack = operandsToPack(op, *dims);
     if (!pack.empty())
-      toPack.emplace_back(op, std::move(pack));
+      toPack.emplace_back(op, *dims, std::move(pack));
   });
   IRRewriter rewriter(root->getContext());
-  for (auto &[op, pack] : toPack) {
-    linalg::ContractionDimensions dims = *matchContraction(op);
-    // A packed C is written whole by the copy back: zeros it held are
-    // a zero fill of the copy, the fill of C goes.
-    bool cZero = false;
-    llvm::SetVector<Operation *> erasable;
-    if (pack[2] && foldZeroFill)
-      cZero = dtensor::holdsZeros(op, op->getOperand(2), {}, erasable);
+  for (auto &[op, dims, pack] : toPack) {
     rewriter.setInsertionPoint(op);
-    dtensor::packContractionOperands(rewriter, op, dims, pack, cZero);
-    for (Operation *fill : erasable)
-      rewriter.eraseOp(fill);
+    dtensor::packContractionOperands(rewriter, op, dims, pack, foldZeroFill);
     ++numPacked;
   }
 }

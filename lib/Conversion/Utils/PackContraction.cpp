@@ -1,6 +1,7 @@
 //===- PackContraction.cpp - contraction operands packed for a GEMM -------===//
 
 #include "dtensor/Conversion/Utils/PackContraction.h"
+#include "dtensor/Conversion/Utils/BufferZeros.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -42,10 +43,11 @@ bool mlir::dtensor::isPackedLayout(linalg::LinalgOp op,
 }
 
 namespace {
-/// Copies `from` into `to`, one of them packed (dims in the order of
-/// `order`) and `other` (the op's operand, read through `map`): a
-/// `linalg.transpose`, or a `linalg.generic` converting the element type
-/// (extf or truncf) when the types differ.
+/// Copies `from` into `to`: into the packed copy (dims in the loop order
+/// `order`) of the op's operand read through `map` when `toPacked`, else
+/// from it back into the operand. A `linalg.transpose`, or a
+/// `linalg.generic` converting the element type (extf or truncf) when the
+/// types differ.
 void copyPacked(RewriterBase &b, Location loc, Value from, Value to,
                 bool toPacked, AffineMap map, ArrayRef<unsigned> order) {
   MLIRContext *ctx = b.getContext();
@@ -89,8 +91,14 @@ void copyPacked(RewriterBase &b, Location loc, Value from, Value to,
 
 linalg::GenericOp mlir::dtensor::packContractionOperands(
     RewriterBase &b, linalg::LinalgOp op,
-    const linalg::ContractionDimensions &d, ArrayRef<bool> pack, bool cZero,
-    FloatType computeType) {
+    const linalg::ContractionDimensions &d, ArrayRef<bool> pack,
+    bool foldZeroFill, FloatType computeType) {
+  // A packed C is written whole by the copy back: zeros it holds make a
+  // zero fill of the copy (then beta = 0), and the fill of C goes.
+  bool cZero = false;
+  llvm::SetVector<Operation *> erasable;
+  if (pack[2] && foldZeroFill)
+    cZero = holdsZeros(op, op->getOperand(2), {}, erasable);
   Location loc = op.getLoc();
   MLIRContext *ctx = b.getContext();
   SmallVector<Range> ranges = op.createLoopRanges(b, loc);
@@ -151,5 +159,7 @@ linalg::GenericOp mlir::dtensor::packContractionOperands(
   for (Value copy : copies)
     memref::DeallocOp::create(b, loc, copy);
   b.eraseOp(op);
+  for (Operation *fill : erasable)
+    b.eraseOp(fill);
   return generic;
 }

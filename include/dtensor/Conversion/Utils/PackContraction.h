@@ -34,9 +34,10 @@ bool isPackedLayout(linalg::LinalgOp op, const linalg::ContractionDimensions &d,
 /// Rewrites the contraction `op` (dims `d`; inputs A, B, init C) so that the
 /// operands `pack[i]` are read from fresh packed buffers: a
 /// `linalg.transpose` of each packed input into its copy; a packed C filled
-/// with zeros when `cZero` (the op's C holds zeros), else copied in too; the
-/// same body over the copies, as a new `linalg.generic` (returned); a packed
-/// C transposed back into the op's C; the copies freed. `op` is erased.
+/// with zeros when `foldZeroFill` and the op's C holds zeros (holdsZeros:
+/// the fill of C is erased), else copied in too; the same body over the
+/// copies, as a new `linalg.generic` (returned); a packed C transposed back
+/// into the op's C; the copies freed. `op` is erased.
 /// With `computeType`, every copy has that element type (the copies are
 /// `linalg.generic`s extending the inputs and truncating C back) and the
 /// body is `acc + a * b` in it: a 16-bit contraction run as an f32 GEMM,
@@ -44,7 +45,8 @@ bool isPackedLayout(linalg::LinalgOp op, const linalg::ContractionDimensions &d,
 linalg::GenericOp packContractionOperands(RewriterBase &rewriter,
                                           linalg::LinalgOp op,
                                           const linalg::ContractionDimensions &d,
-                                          ArrayRef<bool> pack, bool cZero,
+                                          ArrayRef<bool> pack,
+                                          bool foldZeroFill,
                                           FloatType computeType = {});
 
 } // namespace dtensor

@@ -67,13 +67,14 @@ struct SplitReductionsPass
     });
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp op : ops) {
+      // Decided before collapsing: an op that stays whole stays as it is.
+      int64_t parts = numPartials(llvm::product_of(op.getStaticLoopRanges()),
+                                  maxPartials, minChunk);
+      if (parts == 0)
+        continue;
       rewriter.setInsertionPoint(op);
       FailureOr<linalg::LinalgOp> flat = collapseAll(rewriter, op);
       if (failed(flat))
-        continue;
-      int64_t size = flat->getStaticLoopRanges().front();
-      int64_t parts = numPartials(size, maxPartials, minChunk);
-      if (parts == 0)
         continue;
       auto control = [&](linalg::LinalgOp) {
         return linalg::SplitReductionOptions{parts, 0, false};

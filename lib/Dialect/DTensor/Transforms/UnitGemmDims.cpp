@@ -44,6 +44,20 @@ bool lacksGemmDim(linalg::LinalgOp op, linalg::ContractionDimensions &dims) {
   return true;
 }
 
+/// The reassociation between a rank-`rank` shape and the same shape with
+/// `units` trailing unit dims: each dim alone, the last one with the units
+/// (none for rank 0: the units are all the other shape's dims).
+SmallVector<ReassociationIndices> trailingUnitGroups(int64_t rank,
+                                                     int64_t units) {
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t i = 0; i < rank; ++i)
+    groups.push_back({i});
+  if (rank > 0)
+    for (int64_t u = 0; u < units; ++u)
+      groups.back().push_back(rank + u);
+  return groups;
+}
+
 /// `value` with `units` trailing unit dims: a tensor.expand_shape grouping
 /// its last dim with them (a 0-d tensor becomes `units` unit dims).
 Value appendUnitDims(OpBuilder &b, Location loc, Value value, int64_t units) {
@@ -53,14 +67,9 @@ Value appendUnitDims(OpBuilder &b, Location loc, Value value, int64_t units) {
   auto type = cast<RankedTensorType>(value.getType());
   SmallVector<int64_t> shape(type.getShape());
   shape.append(units, 1);
-  SmallVector<ReassociationIndices> groups;
-  for (int64_t i = 0; i < type.getRank(); ++i)
-    groups.push_back({i});
-  if (!groups.empty())
-    for (int64_t u = 0; u < units; ++u)
-      groups.back().push_back(type.getRank() + u);
   auto expanded = RankedTensorType::get(shape, type.getElementType());
-  return tensor::ExpandShapeOp::create(b, loc, expanded, value, groups);
+  return tensor::ExpandShapeOp::create(
+      b, loc, expanded, value, trailingUnitGroups(type.getRank(), units));
 }
 
 /// Rewrites `op` (dims `d`) with a unit m loop and/or unit n loop appended.
@@ -94,15 +103,9 @@ void addUnitLoops(RewriterBase &b, linalg::LinalgOp op,
   b.cloneRegionBefore(op->getRegion(0), generic.getRegion(),
                       generic.getRegion().begin());
   auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
-  SmallVector<ReassociationIndices> groups;
-  for (int64_t i = 0; i < resultType.getRank(); ++i)
-    groups.push_back({i});
-  int64_t rank = cast<RankedTensorType>(operands[2].getType()).getRank();
-  if (!groups.empty())
-    for (int64_t r = resultType.getRank(); r < rank; ++r)
-      groups.back().push_back(r);
   Value result = tensor::CollapseShapeOp::create(
-      b, loc, resultType, generic->getResult(0), groups);
+      b, loc, resultType, generic->getResult(0),
+      trailingUnitGroups(resultType.getRank(), addM + addN));
   b.replaceOp(op, result);
 }
 
