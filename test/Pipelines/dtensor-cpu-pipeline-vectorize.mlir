@@ -4,8 +4,9 @@
 
 // Softmax on a dynamic batch (uneven shards), one fused pass per row
 // (dtensor-fuse-rows): the row buffers allocated once, before the loops;
-// in one loop nest over the rows, the row max reduced in a 128-wide vector
-// (tree reductions: reassoc), exp(x - max) as a polynomial on 32-wide
+// in one loop nest over the rows, the row max reduced from a 128-wide vector
+// by halves (a tree: no scalar max per lane of the last register), the sum
+// as a tree too (reassoc), exp(x - max) as a polynomial on 32-wide
 // vectors (no libm, no scalar exp) stored once into the row buffer, the row
 // sum of that buffer, then one division per row (before the loop over the
 // row's tiles) and a multiplication per element. No other loop over the rows.
@@ -19,7 +20,11 @@
 // CHECK: ^bb1(
 // CHECK: ^bb3(
 // CHECK: llvm.load {{.*}} -> vector<128xf32>
-// CHECK: llvm.intr.vector.reduce.fmax({{.*}}) {fastmathFlags = #llvm.fastmath<reassoc>} : (vector<128xf32>) -> f32
+// CHECK-NOT: llvm.intr.vector.reduce.fmax
+// CHECK: llvm.shufflevector {{.*}} : vector<128xf32>
+// CHECK: llvm.intr.maxnum({{.*}}) : (vector<64xf32>, vector<64xf32>) -> vector<64xf32>
+// CHECK: llvm.intr.maxnum({{.*}}) : (vector<2xf32>, vector<2xf32>) -> vector<2xf32>
+// CHECK-NOT: llvm.intr.vector.reduce.fmax
 // CHECK: llvm.intr.fma({{.*}}) : (vector<32xf32>, vector<32xf32>, vector<32xf32>) -> vector<32xf32>
 // CHECK: llvm.store {{.*}} : vector<32xf32>, !llvm.ptr
 // CHECK: llvm.intr.vector.reduce.fadd{{.*}}fastmath<reassoc>{{.*}}vector<128xf32>

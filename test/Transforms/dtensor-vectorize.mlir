@@ -91,13 +91,71 @@ func.func @reduce_columns(%x: memref<4x32xf32>, %o: memref<32xf32>) {
 // CHECK: %[[R:.*]] = vector.transfer_read %{{.*}}, %[[M]]
 // CHECK: %[[S:.*]] = arith.select %[[M]], %[[R]], %[[NEG]] : vector<32xi1>, vector<32xf32>
 // CHECK-NOT: vector.mask
-// CHECK: vector.reduction <maxnumf>, %[[S]], %{{.*}} : vector<32xf32> into f32
+// CHECK: vector.shuffle %[[S]], %[[S]] [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
 func.func @reduce_dynamic(%x: memref<8x?xf32>, %o: memref<8xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
                   iterator_types = ["parallel", "reduction"]}
       ins(%x : memref<8x?xf32>) outs(%o : memref<8xf32>) {
   ^bb0(%a: f32, %acc: f32):
     %s = arith.maxnumf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A float max over a row of 2^k lanes is a tree of halves (log2 steps of
+// whole-vector maxnumf), then the accumulator: no vector.reduction is left,
+// whose LLVM lowering ends in one scalar max per lane of the last register.
+// CHECK-LABEL: func.func @max_rows_tree
+// CHECK: %[[V:.*]] = vector.transfer_read {{.*}} : memref<{{.*}}>, vector<128xf32>
+// CHECK: %[[LO:.*]] = vector.shuffle %[[V]], %[[V]] [0, 1, {{.*}}, 63] : vector<128xf32>, vector<128xf32>
+// CHECK: %[[HI:.*]] = vector.shuffle %[[V]], %[[V]] [64, 65, {{.*}}, 127] : vector<128xf32>, vector<128xf32>
+// CHECK: %[[M64:.*]] = arith.maximumf %[[LO]], %[[HI]] : vector<64xf32>
+// CHECK: arith.maximumf %{{.*}} : vector<32xf32>
+// CHECK: arith.maximumf %{{.*}} : vector<16xf32>
+// CHECK: arith.maximumf %{{.*}} : vector<8xf32>
+// CHECK: arith.maximumf %{{.*}} : vector<4xf32>
+// CHECK: %[[M2:.*]] = arith.maximumf %{{.*}} : vector<2xf32>
+// CHECK: %[[A:.*]] = vector.extract %[[M2]][0]
+// CHECK: %[[B:.*]] = vector.extract %[[M2]][1]
+// CHECK: %[[M1:.*]] = arith.maximumf %[[A]], %[[B]] : f32
+// CHECK: arith.maximumf %[[M1]], %{{.*}} : f32
+// CHECK-NOT: vector.reduction
+// CHECK: return
+// Of an odd number of lanes, the two halves share the middle one.
+// CHECK-LABEL: func.func @min_rows_tree_uneven
+// CHECK: vector.shuffle %{{.*}} [0, 1, {{.*}}, 47] : vector<96xf32>, vector<96xf32>
+// CHECK: vector.shuffle %{{.*}} [48, 49, {{.*}}, 95] : vector<96xf32>, vector<96xf32>
+// CHECK: arith.minnumf %{{.*}} : vector<48xf32>
+// CHECK: arith.minnumf %{{.*}} : vector<24xf32>
+// CHECK: arith.minnumf %{{.*}} : vector<12xf32>
+// CHECK: arith.minnumf %{{.*}} : vector<6xf32>
+// CHECK: %[[L3:.*]] = vector.shuffle %[[V6:.*]], %[[V6]] [0, 1, 2] : vector<6xf32>, vector<6xf32>
+// CHECK: %[[H3:.*]] = vector.shuffle %[[V6]], %[[V6]] [3, 4, 5] : vector<6xf32>, vector<6xf32>
+// CHECK: %[[M3:.*]] = arith.minnumf %[[L3]], %[[H3]] : vector<3xf32>
+// CHECK: vector.shuffle %[[M3]], %[[M3]] [0, 1] : vector<3xf32>, vector<3xf32>
+// CHECK: vector.shuffle %[[M3]], %[[M3]] [1, 2] : vector<3xf32>, vector<3xf32>
+// CHECK: arith.minnumf %{{.*}} : vector<2xf32>
+// CHECK-NOT: vector.reduction
+// CHECK: return
+func.func @max_rows_tree(%x: memref<4x128xf32>, %o: memref<4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x128xf32>) outs(%o : memref<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.maximumf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @min_rows_tree_uneven(%x: memref<4x96xf32>, %o: memref<4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x96xf32>) outs(%o : memref<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.minnumf %a, %acc : f32
     linalg.yield %s : f32
   }
   return

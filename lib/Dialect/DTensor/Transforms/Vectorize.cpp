@@ -23,6 +23,8 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
+#include <numeric>
+
 namespace mlir {
 namespace dtensor {
 #define GEN_PASS_DEF_DTENSORVECTORIZE
@@ -240,6 +242,55 @@ struct MaskedMinMaxReductionAsSelect : OpRewritePattern<vector::MaskOp> {
   }
 };
 
+/// A float min/max `vector.reduction` as ceil(log2(lanes)) elementwise
+/// combines of its two halves, then the combine with the accumulator. Of an
+/// odd number of lanes, the halves share the middle lane: min and max are
+/// idempotent.
+/// Without `nnan`, LLVM lowers `llvm.vector.reduce.fmax` to a tree down to
+/// one register, then to a chain of scalar max over that register's lanes:
+/// on AVX-512, 16 dependent `vmaxss` with a NaN check each per softmax row.
+/// The halves give log2 steps on whole registers. minnum/maxnum and
+/// minimum/maximum are associative and commutative: the value is the same,
+/// up to the sign of a zero among equal lanes.
+struct MinMaxReductionAsTree : OpRewritePattern<vector::ReductionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::ReductionOp op,
+                                PatternRewriter &rewriter) const override {
+    using Kind = vector::CombiningKind;
+    Kind kind = op.getKind();
+    if (kind != Kind::MAXNUMF && kind != Kind::MINNUMF &&
+        kind != Kind::MAXIMUMF && kind != Kind::MINIMUMF)
+      return rewriter.notifyMatchFailure(op, "not a float min/max");
+    VectorType type = op.getSourceVectorType();
+    int64_t lanes = type.getNumElements();
+    if (type.getRank() != 1 || type.isScalable() || lanes < 2 ||
+        isa<vector::MaskOp>(op->getParentOp()))
+      return rewriter.notifyMatchFailure(op, "not fixed unmasked lanes");
+    Location loc = op.getLoc();
+    arith::FastMathFlagsAttr fastmath = op.getFastmathAttr();
+    Value tree = op.getVector();
+    for (; lanes > 1; lanes = llvm::divideCeil(lanes, 2)) {
+      int64_t half = llvm::divideCeil(lanes, 2);
+      SmallVector<int64_t> low(half), high(half);
+      std::iota(low.begin(), low.end(), 0);
+      std::iota(high.begin(), high.end(), lanes - half);
+      Value lowHalf =
+          vector::ShuffleOp::create(rewriter, loc, tree, tree, low);
+      Value highHalf =
+          vector::ShuffleOp::create(rewriter, loc, tree, tree, high);
+      tree = vector::makeArithReduction(rewriter, loc, kind, lowHalf,
+                                        highHalf, fastmath);
+    }
+    Value result = vector::ExtractOp::create(rewriter, loc, tree, 0);
+    if (Value acc = op.getAcc())
+      result =
+          vector::makeArithReduction(rewriter, loc, kind, result, acc, fastmath);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// First step of the lowering: reductions over unit dims (an outer reduction
 /// loop tiled by one) become elementwise combines, the others
 /// `vector.reduction`s; masks are folded into the transfers, and those of
@@ -299,7 +350,8 @@ void populateVectorCleanupPatterns(RewritePatternSet &patterns) {
   vector::populateVectorTransferDropUnitDimsPatterns(patterns);
   vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
   populateMathPolynomialApproximationPatterns(patterns);
-  patterns.add<DivideByBroadcastAsMultiply>(patterns.getContext());
+  patterns.add<DivideByBroadcastAsMultiply, MinMaxReductionAsTree>(
+      patterns.getContext());
   // Elementwise ops on broadcast scalars (a row statistic divided by the
   // row length, its rsqrt) computed once on the scalar.
   vector::populateSinkVectorOpsPatterns(patterns);
