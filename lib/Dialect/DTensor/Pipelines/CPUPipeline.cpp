@@ -7,6 +7,7 @@
 #include "dtensor/Dialect/DTensor/Transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -94,8 +95,11 @@ void mlir::dtensor::buildCPUPipeline(OpPassManager &pm,
     dtensor::DTensorVectorizeOptions vectorize;
     vectorize.vectorSize = options.vectorSize;
     pm.addNestedPass<func::FuncOp>(dtensor::createDTensorVectorize(vectorize));
-    // Transfers of rank > 1 the patterns did not flatten.
-    pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass());
+    // Transfers of rank > 1 (the blocks of a transpose), as one 1-D
+    // transfer per row.
+    VectorTransferToSCFOptions transfers;
+    transfers.enableFullUnroll();
+    pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(transfers));
     // The vectorized loops over a parallel outermost dim.
     if (options.threads > 1)
       pm.addNestedPass<func::FuncOp>(

@@ -2,9 +2,10 @@
 //
 // Tiles the linalg ops left on memrefs (after the BLAS lowering) to rows of
 // `vector-size` elements along the innermost loop (whole rows for short
-// innermost reductions), vectorizes each tile with masks for partial tiles,
-// and lowers the vector ops to the 1-D form that convert-vector-to-llvm
-// takes.
+// innermost reductions; square blocks for permutations that move the
+// innermost dim), vectorizes each tile with masks for partial tiles, and
+// lowers the vector ops to the 1-D form that convert-vector-to-llvm takes
+// (the rows of a block are unrolled by convert-vector-to-scf).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,8 @@
 #include "mlir/Analysis/AliasAnalysis/LocalAliasAnalysis.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -46,6 +49,51 @@ bool hasVectorizableElements(Type type) {
          llvm::isPowerOf2_32(integer.getWidth());
 }
 
+/// Positions of the loops that `map` (a projected permutation of the loops
+/// of `op`) reads, but loops of one iteration: they do not move data.
+SmallVector<unsigned> getLoopPositions(linalg::LinalgOp op, AffineMap map) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<unsigned> dims;
+  for (AffineExpr result : map.getResults()) {
+    unsigned dim = cast<AffineDimExpr>(result).getPosition();
+    if (ranges[dim] != 1)
+      dims.push_back(dim);
+  }
+  return dims;
+}
+
+/// The loop that the transposed inputs of a transpose-like op read
+/// innermost, if `op` is one: an all-parallel op whose outputs are written
+/// in loop order and whose innermost loop some inputs read across their rows
+/// (`linalg.transpose`, `x^T + y`), all with the same innermost loop. Tiled
+/// by square blocks on that loop and the innermost one, each block is read
+/// by rows, transposed in registers and written by rows.
+std::optional<unsigned> getTransposedLoop(linalg::LinalgOp op) {
+  unsigned numLoops = op.getNumLoops();
+  if (numLoops < 2 || op.getNumReductionLoops() != 0)
+    return std::nullopt;
+  unsigned inner = numLoops - 1;
+  std::optional<unsigned> across;
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (!map.isProjectedPermutation())
+      return std::nullopt;
+    SmallVector<unsigned> dims = getLoopPositions(op, map);
+    if (op.isDpsInit(&operand)) {
+      if (dims.empty() || dims.back() != inner || !llvm::is_sorted(dims))
+        return std::nullopt;
+      continue;
+    }
+    // Contiguous along the innermost loop, or not indexed by it.
+    if (dims.empty() || dims.back() == inner || !llvm::is_contained(dims, inner))
+      continue;
+    if (across && *across != dims.back())
+      return std::nullopt;
+    across = dims.back();
+  }
+  return across;
+}
+
 /// The ops this pass vectorizes: linalg ops on buffers with at least one
 /// loop, not convolutions, on vectorizable elements, whose outputs are
 /// written in loop order and whose operands are contiguous (or broadcast)
@@ -59,6 +107,8 @@ bool isCandidate(linalg::LinalgOp op) {
     return false;
   if (!llvm::all_of(op->getOperandTypes(), hasVectorizableElements))
     return false;
+  if (getTransposedLoop(op))
+    return true;
   // The innermost loop must walk every output in memory order (outputs
   // indexed by the loops in increasing order, no transposed write) and read
   // every input contiguously or not at all (broadcast): a strided read
@@ -68,9 +118,7 @@ bool isCandidate(linalg::LinalgOp op) {
     AffineMap map = op.getMatchingIndexingMap(&operand);
     if (!map.isProjectedPermutation())
       return false;
-    SmallVector<unsigned> dims;
-    for (AffineExpr result : map.getResults())
-      dims.push_back(cast<AffineDimExpr>(result).getPosition());
+    SmallVector<unsigned> dims = getLoopPositions(op, map);
     if (!dims.empty() && llvm::is_contained(ArrayRef(dims).drop_back(), inner))
       return false;
     if (op.isDpsInit(&operand) && !llvm::is_sorted(dims))
@@ -79,20 +127,57 @@ bool isCandidate(linalg::LinalgOp op) {
   return true;
 }
 
+/// The side of the square blocks a transpose is done by: rows of 8 f32 are
+/// one AVX register, and an 8x8 block is transposed by shuffles.
+constexpr int64_t transposeBlock = 16;
+
 /// Tile sizes (0: the loop is not tiled) and the vector sizes of the tile.
 struct TilePlan {
   SmallVector<int64_t> tileSizes;
   SmallVector<int64_t> vectorSizes;
 };
 
+/// Lanes of a vector over a whole static loop of `range` iterations of
+/// `op`: the range, but rounded up to a multiple of 8 (the extra lanes
+/// masked) where an operand is bf16: LLVM 22's X86 backend aborts ("Do not
+/// know how to soft promote this operator's operand") on loads and stores of
+/// `<8k+1 x bfloat>` for AVX-512 BF16 CPUs (znver4).
+int64_t getWholeLoopLanes(linalg::LinalgOp op, int64_t range) {
+  bool bf16 = llvm::any_of(op->getOperandTypes(), [](Type type) {
+    return getElementTypeOrSelf(type).isBF16();
+  });
+  return bf16 && range % 8 == 1 && range > 1 ? llvm::alignTo(range, 8) : range;
+}
+
 /// One element on every outer loop; `vectorSize` elements on the innermost
 /// loop, or the whole loop when it is static and short (a reduction of up to
 /// `maxReduction` elements, a parallel loop of up to `vectorSize`).
+/// Of a transpose-like op, square blocks of `transposeBlock` on the loop its
+/// transposed inputs read innermost and on the innermost loop (one masked
+/// block when the loop is static and not longer).
 TilePlan planTiles(linalg::LinalgOp op, int64_t vectorSize,
                    int64_t maxReduction) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   TilePlan plan;
+  if (std::optional<unsigned> across = getTransposedLoop(op)) {
+    for (auto [loop, range] : llvm::enumerate(ranges)) {
+      bool blocked = loop == *across || loop + 1 == ranges.size();
+      if (!blocked) {
+        plan.tileSizes.push_back(range == 1 ? 0 : 1);
+        plan.vectorSizes.push_back(1);
+      } else if (!ShapedType::isDynamic(range) && range <= transposeBlock) {
+        // Masked to the range: blocks of one shape (LLVM fails to select
+        // some odd-length bf16 vectors, e.g. the rows of a 16 x 9 block).
+        plan.tileSizes.push_back(0);
+        plan.vectorSizes.push_back(transposeBlock);
+      } else {
+        plan.tileSizes.push_back(transposeBlock);
+        plan.vectorSizes.push_back(transposeBlock);
+      }
+    }
+    return plan;
+  }
   for (int64_t range : ArrayRef(ranges).drop_back()) {
     plan.tileSizes.push_back(range == 1 ? 0 : 1);
     plan.vectorSizes.push_back(1);
@@ -103,7 +188,7 @@ TilePlan planTiles(linalg::LinalgOp op, int64_t vectorSize,
                       : vectorSize;
   if (!ShapedType::isDynamic(inner) && inner <= whole) {
     plan.tileSizes.push_back(0);
-    plan.vectorSizes.push_back(inner);
+    plan.vectorSizes.push_back(getWholeLoopLanes(op, inner));
   } else {
     plan.tileSizes.push_back(vectorSize);
     plan.vectorSizes.push_back(vectorSize);
@@ -291,6 +376,59 @@ struct MinMaxReductionAsTree : OpRewritePattern<vector::ReductionOp> {
   }
 };
 
+/// A transposed `vector.transfer_read` of a memref with unit dims it does not
+/// read (a block of a permutation that moves the innermost dim, tiled by one
+/// on the loops between) as the same read of the rank-reduced subview: its
+/// map becomes a permutation of a minor identity, which upstream lowers to a
+/// row-wise read and a `vector.transpose`. Left as it was, convert-vector-to-scf
+/// unrolled it into strided element gathers whose masks did not match the
+/// rows (lanes past a partial block's edge read as poison).
+struct DropUnreadUnitDimsOfTransposedRead
+    : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    auto source = dyn_cast<MemRefType>(read.getBase().getType());
+    AffineMap map = read.getPermutationMap();
+    if (!source || !map.isProjectedPermutation() ||
+        map.isMinorIdentity() || map.getNumResults() == map.getNumDims())
+      return rewriter.notifyMatchFailure(read, "not a transposed read");
+    llvm::SmallBitVector unread(map.getNumDims(), true);
+    for (AffineExpr result : map.getResults())
+      unread.reset(cast<AffineDimExpr>(result).getPosition());
+    for (unsigned dim : unread.set_bits())
+      if (source.getDimSize(dim) != 1)
+        return rewriter.notifyMatchFailure(read, "an unread dim is not unit");
+    Location loc = read.getLoc();
+    SmallVector<OpFoldResult> offsets, sizes, indices;
+    SmallVector<OpFoldResult> strides(source.getRank(),
+                                      rewriter.getIndexAttr(1));
+    SmallVector<int64_t> reducedShape;
+    for (auto [dim, index] : llvm::enumerate(read.getIndices())) {
+      if (unread.test(dim)) {
+        offsets.push_back(index);
+        sizes.push_back(rewriter.getIndexAttr(1));
+        continue;
+      }
+      offsets.push_back(rewriter.getIndexAttr(0));
+      sizes.push_back(memref::getMixedSize(rewriter, loc, read.getBase(), dim));
+      indices.push_back(index);
+      reducedShape.push_back(source.getDimSize(dim));
+    }
+    MemRefType reducedType = memref::SubViewOp::inferRankReducedResultType(
+        reducedShape, source, offsets, sizes, strides);
+    Value reduced = memref::SubViewOp::create(
+        rewriter, loc, reducedType, read.getBase(), offsets, sizes, strides);
+    rewriter.replaceOpWithNewOp<vector::TransferReadOp>(
+        read, read.getVectorType(), reduced,
+        getValueOrCreateConstantIndexOp(rewriter, loc, indices),
+        AffineMapAttr::get(compressDims(map, unread)), read.getPadding(),
+        read.getMask(), read.getInBoundsAttr());
+    return success();
+  }
+};
+
 /// First step of the lowering: reductions over unit dims (an outer reduction
 /// loop tiled by one) become elementwise combines, the others
 /// `vector.reduction`s; masks are folded into the transfers, and those of
@@ -349,7 +487,12 @@ void populateVectorCleanupPatterns(RewritePatternSet &patterns) {
   vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
   vector::populateVectorTransferDropUnitDimsPatterns(patterns);
   vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+  patterns.add<DropUnreadUnitDimsOfTransposedRead>(patterns.getContext());
   populateMathPolynomialApproximationPatterns(patterns);
+  // A transposed 16x16 block by lane-interleaving shuffles, other block
+  // shapes as one shuffle of their flattened rows.
+  vector::populateVectorTransposeLoweringPatterns(
+      patterns, vector::VectorTransposeLowering::Shuffle16x16);
   patterns.add<DivideByBroadcastAsMultiply, MinMaxReductionAsTree>(
       patterns.getContext());
   // Elementwise ops on broadcast scalars (a row statistic divided by the

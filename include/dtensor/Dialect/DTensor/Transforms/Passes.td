@@ -757,6 +757,17 @@ def DTensorVectorize : Pass<"dtensor-vectorize", "::mlir::func::FuncOp"> {
     (`populateMathPolynomialApproximationPatterns`), so that `math.exp`
     on a vector stays a vector computation.
 
+    An all-parallel op that reads some input across its rows along the
+    innermost loop (`linalg.transpose` moving the innermost dim, `x^T + y`)
+    is tiled by 16 x 16 blocks on the innermost loop and on the loop those
+    inputs read innermost (size 1 on the others): each block is read by
+    rows, transposed in registers by shuffles and written by rows (4096 x
+    4096 f32: 11 ms against 92 ms as loops).
+
+    Float min/max reductions are lowered to trees of elementwise combines of
+    vector halves: LLVM lowers a `vector.reduction <maxnumf>` to a chain of
+    scalar max over the lanes of its last register.
+
     Ops with elements narrower than 8 bits (`i1`) are not vectorized: a
     vector of `i1` is bit-packed in memory, a memref of `i1` is not. Ops
     the vectorizer rejects stay tiled linalg ops, lowered to loops later.
