@@ -243,11 +243,19 @@ func.func @bf16_row_of_nine(%x: memref<4x9xbf16>, %o: memref<4x9xbf16>) {
 
 // -----
 
-// exp on vectors becomes upstream's polynomial (no math.exp, no libm call).
+// exp on f32 vectors becomes a polynomial (no math.exp, no libm call):
+// upstream's reduction and coefficients, with k = roundeven(x log2 e) (one
+// multiplication, not an fma and a floor) clamped above only.
 // CHECK-LABEL: func.func @exp
 // CHECK-NOT: math.exp
+// CHECK-NOT: math.floor
+// CHECK: %[[LOG2E:.*]] = arith.constant dense<1.44269502> : vector<32xf32>
+// CHECK: %[[T:.*]] = arith.mulf %{{.*}}, %[[LOG2E]] : vector<32xf32>
+// CHECK: math.roundeven %[[T]] : vector<32xf32>
 // CHECK: math.fma {{.*}} : vector<32xf32>
+// CHECK: arith.shli {{.*}} : vector<32xi32>
 // CHECK-NOT: math.exp
+// CHECK-NOT: math.floor
 func.func @exp(%x: memref<4x64xf32>, %o: memref<4x64xf32>) {
   linalg.exp ins(%x : memref<4x64xf32>) outs(%o : memref<4x64xf32>)
   return
