@@ -35,11 +35,14 @@ def main():
         y = torch.rand(a.tokens, a.dim)
         h = torch.rand(a.tokens, a.hidden)
         b = torch.rand(a.hidden)
+        q = torch.rand(a.batch, a.seq, a.heads, a.dim // a.heads)
         ops = {
             "softmax": lambda: torch.softmax(s, dim=-1),
             "layernorm": lambda: F.layer_norm(x, (a.dim,), eps=1e-5),
             "bias_relu": lambda: torch.relu(h * 0.5 + b),
             "residual": lambda: x + y,
+            "heads": lambda: q.permute(0, 2, 1, 3).contiguous(),
+            "transpose": lambda: x.t().contiguous(),
         }
         for name, fn in ops.items():
             print(f"{name} {best_ms(fn, a.iters):.3f}")
