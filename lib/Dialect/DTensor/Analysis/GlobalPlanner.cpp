@@ -2123,7 +2123,11 @@ void Planner::addMemoryRows(MixedIntegerProgram &mip,
   std::vector<Buffer> buffers;
   addValueBuffers(mip, x, points, buffers);
   // Created values (empties, fills, constants) are built in each placement
-  // the planned ops reading them (through other created values) want.
+  // the planned ops reading them (through other created values of the same
+  // shape: a fill of an empty) want. Through a created value of another
+  // shape (a constant broadcast by a created op) the placements are of that
+  // shape, not of `v`'s: not followed (was an out-of-range placement dim,
+  // an assertion, on examples/where_layer.mlir under a budget).
   std::function<void(Value, PlacementTerms &)> wantsOf =
       [&](Value v, PlacementTerms &wants) {
         for (OpOperand &use : v.getUses()) {
@@ -2137,6 +2141,7 @@ void Planner::addMemoryRows(MixedIntegerProgram &mip,
             continue;
           }
           if (owner->getNumResults() == 1 &&
+              owner->getResult(0).getType() == v.getType() &&
               isCreatedValue(owner->getResult(0)))
             wantsOf(owner->getResult(0), wants);
         }
