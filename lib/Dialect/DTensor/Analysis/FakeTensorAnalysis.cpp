@@ -11,6 +11,7 @@
 #include "dtensor/Support/ShardingMath.h"
 
 #include <cmath>
+#include <deque>
 #include <optional>
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -271,8 +272,9 @@ namespace dtensor {
 class PropagationMemo {
 public:
   struct Choice {
-    llvm::SmallVector<Placements, 4> current;
-    ShardingCandidate candidate;
+    /// The operand placements (ops making created values read few tensors).
+    llvm::SmallVector<Placements, 2> current;
+    const ShardingCandidate *candidate;
   };
   /// Recorded for the ops the planner never forces (those making created
   /// values): the others are forced in every replay.
@@ -283,18 +285,48 @@ public:
   llvm::SmallVector<int64_t, 4> meshShape;
   /// The ops making created values, in walk order.
   llvm::SmallVector<Operation *> createdOps;
-  /// The candidate making a created value in each placement asked for, if
-  /// it can be made there.
+  /// The candidate making a created value in each placement asked for,
+  /// null if it cannot be made there.
   llvm::DenseMap<
       Operation *,
-      llvm::SmallVector<std::pair<Placements, std::optional<ShardingCandidate>>,
-                        1>>
+      llvm::SmallVector<std::pair<Placements, const ShardingCandidate *>, 1>>
       creations;
   /// The sizes of the first propagation's maps.
   size_t numTensors = 0, numRequired = 0;
   /// False once the first propagation is over: replays only read.
   bool recording = true;
+
+  /// `c`, stored once: the ops making created values in a long program
+  /// (every layer's fills) take the same few candidates, and a copy each
+  /// would cost more than the choice.
+  const ShardingCandidate *intern(ShardingCandidate c);
+
+private:
+  llvm::DenseMap<llvm::hash_code,
+                 llvm::SmallVector<const ShardingCandidate *, 1>>
+      pool;
+  std::deque<ShardingCandidate> storage;
 };
+
+const ShardingCandidate *PropagationMemo::intern(ShardingCandidate c) {
+  auto hashList = [](llvm::ArrayRef<Placements> list) {
+    llvm::hash_code hash = llvm::hash_value(list.size());
+    for (const Placements &ps : list)
+      hash = llvm::hash_combine(hash,
+                                llvm::hash_combine_range(ps.begin(), ps.end()));
+    return hash;
+  };
+  llvm::hash_code hash =
+      llvm::hash_combine(hashList(c.operands), hashList(c.results),
+                         llvm::hash_combine_range(c.excludedFromCost.begin(),
+                                                  c.excludedFromCost.end()));
+  llvm::SmallVector<const ShardingCandidate *, 1> &bucket = pool[hash];
+  for (const ShardingCandidate *known : bucket)
+    if (known->operands == c.operands && known->results == c.results &&
+        known->excludedFromCost == c.excludedFromCost)
+      return known;
+  return bucket.emplace_back(&storage.emplace_back(std::move(c)));
+}
 
 /// Walks one function in program order, choosing a strategy per op.
 class FunctionPropagator {
@@ -619,11 +651,9 @@ LogicalResult FunctionPropagator::visitGeneric(Operation *op) {
   if (current.empty())
     current = getCurrent(op);
   llvm::SmallVector<ShardingCandidate, 4> candidates;
-  if (forced) {
-    auto it = forced->find(op);
-    if (it != forced->end())
-      candidates.push_back(it->second);
-  }
+  if (forced)
+    if (const ShardingCandidate *c = forced->lookup(op))
+      candidates.push_back(*c);
   auto rule = dyn_cast<ShardingRuleOpInterface>(op);
   bool replicated = false;
   if (candidates.empty() &&
@@ -648,16 +678,24 @@ LogicalResult FunctionPropagator::visitGeneric(Operation *op) {
       plan.pytorchRefusals.emplace_back(op, why);
     }
   const ShardingCandidate &c = chooseCandidate(op, current, candidates);
+  if (failed(applyCandidate(op, c)))
+    return failure();
   // A replicated unknown op visits its regions (and warns): never reused.
   if (memo && memo->recording && !replicated && op->getNumResults() == 1 &&
       isCreatedValue(op->getResult(0))) {
+    // Applied already: the memo takes the candidate instead of a copy.
+    PropagationMemo::Choice choice{
+        llvm::SmallVector<Placements, 2>(
+            std::make_move_iterator(current.begin()),
+            std::make_move_iterator(current.end())),
+        memo->intern(std::move(candidates[&c - candidates.data()]))};
     auto [it, inserted] = memo->choiceOf.try_emplace(op, memo->choices.size());
     if (inserted)
-      memo->choices.push_back({std::move(current), c});
+      memo->choices.push_back(std::move(choice));
     else
-      memo->choices[it->second] = {std::move(current), c};
+      memo->choices[it->second] = std::move(choice);
   }
-  return applyCandidate(op, c);
+  return success();
 }
 
 llvm::SmallVector<Placements, 4>
@@ -675,11 +713,9 @@ const ShardingCandidate *FunctionPropagator::findKnownChoice(
   if (analysis.options.strategy == StrategyMode::PyTorch ||
       op->hasAttr(DTensorDialect::kSpecsAttrName))
     return nullptr;
-  if (forced) {
-    auto it = forced->find(op);
-    if (it != forced->end())
-      return &it->second;
-  }
+  if (forced)
+    if (const ShardingCandidate *c = forced->lookup(op))
+      return c;
   if (!memo || memo->recording)
     return nullptr;
   auto it = memo->choiceOf.find(op);
@@ -689,7 +725,7 @@ const ShardingCandidate *FunctionPropagator::findKnownChoice(
   current = getCurrent(op);
   if (!llvm::equal(current, choice.current))
     return nullptr;
-  return &choice.candidate;
+  return choice.candidate;
 }
 
 LogicalResult FunctionPropagator::applyCandidate(Operation *op,
@@ -966,7 +1002,6 @@ void FunctionPropagator::adoptUserPlacements() {
 const ShardingCandidate *
 FunctionPropagator::getCreationChoice(Operation *op, const Placements &target,
                                       std::optional<ShardingCandidate> &local) {
-  std::optional<ShardingCandidate> *slot = &local;
   if (memo) {
     // Replays read what the first propagation made; they make their own
     // in `local`.
@@ -974,16 +1009,19 @@ FunctionPropagator::getCreationChoice(Operation *op, const Placements &target,
     if (it != memo->creations.end())
       for (auto &[ps, c] : it->second)
         if (ps == target)
-          return c ? &*c : nullptr;
-    if (memo->recording)
-      slot = &memo->creations[op].emplace_back(target, std::nullopt).second;
+          return c;
   }
   if (canCreateIn(op->getResult(0), target))
     if (FailureOr<ShardingCandidate> c =
             getCreationCandidate(op, plan.meshShape, target);
         succeeded(c))
-      *slot = std::move(*c);
-  return *slot ? &**slot : nullptr;
+      local = std::move(*c);
+  if (!memo || !memo->recording)
+    return local ? &*local : nullptr;
+  const ShardingCandidate *c =
+      local ? memo->intern(std::move(*local)) : nullptr;
+  memo->creations[op].emplace_back(target, c);
+  return c;
 }
 
 void FunctionPropagator::finish() {
@@ -1132,8 +1170,7 @@ FakeTensorAnalysis::fitBudget(FunctionOpInterface func,
     plannerOptions.conserveWork = options.strategy == StrategyMode::Global;
     for (ForcedStrategies alt :
          planFunctionGlobally(func, *best, plannerOptions)) {
-      for (const auto &[op, c] : forced)
-        alt[op] = c;
+      alt.override(forced);
       std::unique_ptr<FunctionPlan> p =
           propagateForced(func, alt, pytorchCost, stats);
       if (!p || p->computeCommCost() >= bestCost - 1e-9)

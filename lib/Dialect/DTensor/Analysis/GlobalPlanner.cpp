@@ -131,13 +131,18 @@ private:
     std::vector<ShardingCandidate> candidates;
     bool ok;
   };
-  /// Rule results by the hash of their op (as `getAllCandidates` compares
-  /// ops) and operand placements; planned ops point to their candidates.
-  llvm::DenseMap<llvm::hash_code,
-                 llvm::SmallVector<std::unique_ptr<RuleResult>, 1>>
-      ruleResults;
-  /// Strategies added to a rule's (PyTorch's where the rule lacks it).
-  std::deque<ShardingCandidate> extraCandidates;
+  /// Every candidate a planned op may take. The plans returned point into
+  /// it (`ForcedStrategies::keepAlive`), so it outlives the planner.
+  struct CandidateStore {
+    /// Rule results by the hash of their op (as `getAllCandidates` compares
+    /// ops) and operand placements; planned ops point to their candidates.
+    llvm::DenseMap<llvm::hash_code,
+                   llvm::SmallVector<std::unique_ptr<RuleResult>, 1>>
+        ruleResults;
+    /// Strategies added to a rule's (PyTorch's where the rule lacks it).
+    std::deque<ShardingCandidate> extraCandidates;
+  };
+  std::shared_ptr<CandidateStore> store = std::make_shared<CandidateStore>();
   /// True for a region op whose bodies are planned with the rest: a loop
   /// with one body or a branch, not made opaque.
   bool isTransparent(Operation *op) const;
@@ -504,7 +509,7 @@ void Planner::addPyTorchStrategy(
   // planner's optimum could be above PyTorch's plan.
   FailureOr<StrategyChoice> choice = pytorch.getStrategyChoice(op);
   if (succeeded(choice) && choice->chosen >= 0)
-    candidates.push_back(&extraCandidates.emplace_back(
+    candidates.push_back(&store->extraCandidates.emplace_back(
         std::move(choice->candidates[choice->chosen].candidate)));
 }
 
@@ -625,7 +630,7 @@ Planner::getAllCandidates(Operation *op, llvm::ArrayRef<Placements> current) {
   for (const Placements &ps : current)
     hash = llvm::hash_combine(hash,
                               llvm::hash_combine_range(ps.begin(), ps.end()));
-  auto &bucket = ruleResults[hash];
+  auto &bucket = store->ruleResults[hash];
   for (const std::unique_ptr<RuleResult> &r : bucket)
     if (llvm::equal(r->current, current) && isSameRuleInput(op, r->op))
       return r->ok ? &r->candidates : nullptr;
@@ -1008,6 +1013,7 @@ void Planner::descend() {
 }
 
 void Planner::extract(ForcedStrategies &forced) const {
+  forced.keepAlive(store);
   for (const auto &[root, members] : segments) {
     llvm::DenseMap<Value, Entries> table;
     solve(root, table);
@@ -1037,7 +1043,7 @@ void Planner::extract(ForcedStrategies &forced) const {
       if (!best || best->candidate < 0)
         continue;
       const ShardingCandidate &c = *p.candidates[best->candidate];
-      forced[p.op] = c;
+      forced.set(p.op, &c);
       for (auto [oi, v] : llvm::enumerate(p.op->getOperands()))
         if (isa<RankedTensorType>(v.getType()) && table.count(v))
           want[v] = c.operands[oi];
@@ -1759,6 +1765,7 @@ double Planner::solveChain(ForcedStrategies &forced, double &lowerBound) {
   };
   std::vector<Solved> chain;
   forced.reserve(ops.size());
+  forced.keepAlive(store);
   StateList states = {{}};
   std::vector<double> best = {0}, bound = {0};
   for (auto [first, last] : segmentRanges) {
@@ -1795,7 +1802,7 @@ double Planner::solveChain(ForcedStrategies &forced, double &lowerBound) {
     int in = s.back[out];
     const PairSolution &p = (*s.table)[in * s.numOut + out];
     for (int64_t i = s.first; i <= s.last; ++i)
-      forced[ops[i].op] = *ops[i].candidates[p.choice[i - s.first]];
+      forced.set(ops[i].op, ops[i].candidates[p.choice[i - s.first]]);
     out = in;
   }
   return *end;
@@ -2208,8 +2215,9 @@ bool Planner::solveUnderBudget(ForcedStrategies &forced,
   }
   if (std::isinf(best.cost))
     return false;
+  forced.keepAlive(store);
   for (auto [i, p] : llvm::enumerate(ops))
-    forced[p.op] = *p.candidates[best.choice[i]];
+    forced.set(p.op, p.candidates[best.choice[i]]);
   stats.exact = true;
   stats.provenOptimal = best.proven;
   stats.lowerBound = best.proven ? best.cost : 0;
@@ -2286,6 +2294,24 @@ std::optional<ForcedStrategies> Planner::runUnderBudget(PlannerStats &stats) {
   if (!solveUnderBudget(forced, stats))
     return std::nullopt;
   return forced;
+}
+
+void ForcedStrategies::set(Operation *op, const ShardingCandidate &c) {
+  auto owned = std::make_shared<const ShardingCandidate>(c);
+  choices[op] = owned.get();
+  owners.push_back(std::move(owned));
+}
+
+void ForcedStrategies::keepAlive(std::shared_ptr<const void> owner) {
+  if (!llvm::is_contained(owners, owner))
+    owners.push_back(std::move(owner));
+}
+
+void ForcedStrategies::override(const ForcedStrategies &other) {
+  for (const auto &[op, c] : other.choices)
+    choices[op] = c;
+  for (const std::shared_ptr<const void> &owner : other.owners)
+    keepAlive(owner);
 }
 
 namespace {

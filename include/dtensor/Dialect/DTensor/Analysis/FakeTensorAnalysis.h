@@ -31,6 +31,7 @@
 namespace mlir {
 namespace dtensor {
 
+class ForcedStrategies;
 class PropagationMemo;
 
 /// What to do with an op that has tensor operands or results but no sharding
@@ -280,10 +281,10 @@ private:
   /// A plan of `func` with the strategies of `forced`, the other ops chosen
   /// greedily; null if propagation fails (quietly). It carries
   /// `pytorchCost` and `stats` over.
-  std::unique_ptr<FunctionPlan>
-  propagateForced(FunctionOpInterface func,
-                  const llvm::DenseMap<Operation *, ShardingCandidate> &forced,
-                  double pytorchCost, const PlannerStats &stats);
+  std::unique_ptr<FunctionPlan> propagateForced(FunctionOpInterface func,
+                                                const ForcedStrategies &forced,
+                                                double pytorchCost,
+                                                const PlannerStats &stats);
   /// `plan`, or a plan within `options.maxBytesPerRank`: the exact
   /// planner's under the budget (`planFunctionUnderBudget`) or the greedy
   /// fit's (`fitMemoryBudget`), the cheaper that fits.
