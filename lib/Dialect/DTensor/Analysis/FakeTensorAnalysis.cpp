@@ -134,46 +134,53 @@ struct PlannedSteps {
 };
 } // namespace
 
+/// Plans the steps of the redistributions `k` stands for: PyTorch's greedy
+/// steps, or with `minCost` the cheapest under the cost model.
+static void planKeySteps(const StepsKey &k, llvm::ArrayRef<int64_t> meshShape,
+                         bool minCost, PlannedSteps &p) {
+  auto planOne =
+      [&](llvm::ArrayRef<Placement> from, llvm::ArrayRef<Placement> to,
+          llvm::SmallVectorImpl<RedistributeStep> &steps, std::string &error) {
+        if (minCost)
+          return planRedistributeMinCost(from, to, meshShape, k.bytes, k.rank,
+                                         steps, error);
+        return planRedistribute(from, to, steps, error);
+      };
+  // A redistribution the compiler requires that has no direct plan goes
+  // through R (P(max) -> R -> P(sum)): never an infeasible step.
+  std::optional<Placements> mid;
+  if (k.required)
+    mid = getReplicatedIntermediate(k.from, k.to);
+  if (!mid) {
+    p.planned = planOne(k.from, k.to, p.steps, p.planError);
+    return;
+  }
+  p.through = mid;
+  llvm::SmallVector<RedistributeStep> second;
+  p.planned = planOne(k.from, *mid, p.steps, p.planError) &&
+              planOne(*mid, k.to, second, p.planError);
+  p.steps.append(second.begin(), second.end());
+}
+
+/// The key of `r`, whose value has the metadata `t`.
+static StepsRef getStepsRef(const Redistribution &r, const FakeTensor &t) {
+  return StepsRef{t.placements, r.target, getTensorByteSize(t.type),
+                  t.type.getRank(), !r.op};
+}
+
 void FunctionPlan::planRedistributions(bool minCost) {
   // The only call of the planner: partitioning and the report read the
   // steps from here.
   stridedCost = minCost ? StridedCost::Collective : StridedCost::PyTorch;
-  auto planOne = [&](llvm::ArrayRef<Placement> from,
-                     llvm::ArrayRef<Placement> to, int64_t bytes, int64_t rank,
-                     llvm::SmallVectorImpl<RedistributeStep> &steps,
-                     std::string &error) {
-    if (minCost)
-      return planRedistributeMinCost(from, to, meshShape, bytes, rank, steps,
-                                     error);
-    return planRedistribute(from, to, steps, error);
-  };
-  auto plan = [&](const StepsKey &k, PlannedSteps &p) {
-    // A redistribution the compiler requires that has no direct plan goes
-    // through R (P(max) -> R -> P(sum)): never an infeasible step.
-    std::optional<Placements> mid;
-    if (k.required)
-      mid = getReplicatedIntermediate(k.from, k.to);
-    if (!mid) {
-      p.planned = planOne(k.from, k.to, k.bytes, k.rank, p.steps, p.planError);
-      return;
-    }
-    p.through = mid;
-    llvm::SmallVector<RedistributeStep> second;
-    p.planned = planOne(k.from, *mid, k.bytes, k.rank, p.steps, p.planError) &&
-                planOne(*mid, k.to, k.bytes, k.rank, second, p.planError);
-    p.steps.append(second.begin(), second.end());
-  };
   llvm::DenseMap<StepsKey, PlannedSteps, StepsKeyInfo> memo;
   for (Redistribution &r : redistributions) {
-    const FakeTensor *t = lookup(r.value);
-    StepsRef ref{t->placements, r.target, getTensorByteSize(t->type),
-                 t->type.getRank(), !r.op};
+    StepsRef ref = getStepsRef(r, *lookup(r.value));
     auto it = memo.find_as(ref);
     if (it == memo.end()) {
       StepsKey key{Placements(ref.from), Placements(ref.to), ref.bytes,
                    ref.rank, ref.required};
       it = memo.try_emplace(std::move(key)).first;
-      plan(it->first, it->second);
+      planKeySteps(it->first, meshShape, minCost, it->second);
     }
     const PlannedSteps &p = it->second;
     r.steps.assign(p.steps.begin(), p.steps.end());
@@ -228,12 +235,40 @@ foldRegionCost(Region &region, const llvm::DenseMap<Block *, double> &direct) {
 }
 
 double FunctionPlan::computeCommCost() const {
+  return sumCommCost([&](const Redistribution &r) { return getCost(r); });
+}
+
+double FunctionPlan::computeMinCostCommCost() const {
+  // Each distinct redistribution is planned and priced once; the sum is
+  // the one `computeCommCost` makes after `planRedistributions(true)`.
+  llvm::DenseMap<StepsKey, double, StepsKeyInfo> memo;
+  return sumCommCost([&](const Redistribution &r) {
+    const FakeTensor *t = lookup(r.value);
+    StepsRef ref = getStepsRef(r, *t);
+    auto it = memo.find_as(ref);
+    if (it != memo.end())
+      return it->second;
+    StepsKey key{Placements(ref.from), Placements(ref.to), ref.bytes, ref.rank,
+                 ref.required};
+    PlannedSteps p;
+    planKeySteps(key, meshShape, /*minCost=*/true, p);
+    double cost =
+        p.planned
+            ? planCost(p.steps, meshShape, ref.bytes, StridedCost::Collective)
+            : redistributeCost(ref.bytes, meshShape, t->placements, r.target,
+                               StridedCost::Collective);
+    return memo.try_emplace(std::move(key), cost).first->second;
+  });
+}
+
+double FunctionPlan::sumCommCost(
+    llvm::function_ref<double(const Redistribution &)> costOf) const {
   llvm::DenseMap<Block *, double> direct;
   Block *entry = nullptr;
   bool nested = false;
   for (const Redistribution &r : redistributions) {
     Block *block = getRedistributionBlock(r);
-    direct[block] += getCost(r);
+    direct[block] += costOf(r);
     if (!entry) {
       Operation *owner = block->getParentOp();
       auto func = isa<FunctionOpInterface>(owner)
@@ -1109,8 +1144,10 @@ FakeTensorAnalysis::planGlobally(FunctionOpInterface func,
   // cheapest is kept, PyTorch's unless one is strictly cheaper. Their
   // diagnostics (if any) are not the user's concern when one is dropped.
   std::unique_ptr<FunctionPlan> best = std::move(pytorch);
-  best->planRedistributions(/*minCost=*/true);
-  double bestCost = best->computeCommCost();
+  // PyTorch's plan is priced with the cheapest steps; they are planned into
+  // it only if it stays.
+  double bestCost = best->computeMinCostCommCost();
+  bool pytorchStays = true;
   for (const ForcedStrategies &forced : alternatives) {
     auto global = std::make_unique<FunctionPlan>();
     ScopedDiagnosticHandler quiet(func.getContext(),
@@ -1124,8 +1161,11 @@ FakeTensorAnalysis::planGlobally(FunctionOpInterface func,
     if (cost < bestCost - 1e-9) {
       bestCost = cost;
       best = std::move(global);
+      pytorchStays = false;
     }
   }
+  if (pytorchStays)
+    best->planRedistributions(/*minCost=*/true);
   return best;
 }
 
@@ -1267,12 +1307,14 @@ FunctionPlan *FakeTensorAnalysis::analyze(FunctionOpInterface func) {
   // Costs read the planned steps (a redistribution through R has no cost of
   // its own in PyTorch's model).
   plan->planRedistributions(/*minCost=*/false);
-  plan->pytorchCommCost = plan->computeCommCost();
-  if (options.strategy != StrategyMode::PyTorch && plan->getMesh()) {
+  bool global = options.strategy != StrategyMode::PyTorch && plan->getMesh();
+  if (global) {
     // The global plan is compared with PyTorch's in its own prices: strided
     // steps as the collectives they run (PyTorch prices them at 0).
     plan->stridedCost = StridedCost::Collective;
-    plan->pytorchCommCost = plan->computeCommCost();
+  }
+  plan->pytorchCommCost = plan->computeCommCost();
+  if (global) {
     memo->recording = false;
     memo->numTensors = plan->tensors.size();
     memo->numRequired = plan->required.size();

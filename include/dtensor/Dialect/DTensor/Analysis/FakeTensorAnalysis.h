@@ -230,6 +230,13 @@ private:
   /// PyTorch's greedy steps, or with `minCost` the cheapest steps under the
   /// cost model (never dearer than PyTorch's).
   void planRedistributions(bool minCost);
+  /// `computeCommCost` after `planRedistributions(/*minCost=*/true)`,
+  /// without planning the steps into the redistributions.
+  double computeMinCostCommCost() const;
+  /// The total over the redistributions of `costOf`, counted as
+  /// `computeCommCost` counts it.
+  double
+  sumCommCost(llvm::function_ref<double(const Redistribution &)> costOf) const;
 
   MeshOp mesh;
   llvm::SmallVector<int64_t, 4> meshShape;
