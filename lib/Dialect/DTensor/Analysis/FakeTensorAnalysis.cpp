@@ -337,6 +337,7 @@ public:
   const ShardingCandidate *intern(ShardingCandidate c);
 
 private:
+  /// The interned candidates by the hash of their placements.
   llvm::DenseMap<llvm::hash_code,
                  llvm::SmallVector<const ShardingCandidate *, 1>>
       pool;

@@ -79,7 +79,7 @@ using CandidateList = std::vector<const ShardingCandidate *>;
 struct PlannedOp {
   Operation *op;
   /// Its strategies: shared by the ops with the same rule results, PyTorch
-  /// strategy and pins (`Planner::getCandidateList`).
+  /// strategy and pins (`Planner::addPlannedOp`).
   const CandidateList *candidates;
   /// The op whose segment this op belongs to (its root).
   int64_t root = -1;
@@ -166,7 +166,8 @@ private:
   };
   std::shared_ptr<CandidateStore> store = std::make_shared<CandidateStore>();
   /// What a shared candidate list depends on: the rule's candidates, the
-  /// pins and the codes of the PyTorch strategy's placements.
+  /// pins and the codes of the PyTorch strategy's placements (-1 for a
+  /// value without placements, else their number and codes).
   struct CandidateListKey {
     const void *all;
     ArrayAttr specs;
@@ -179,6 +180,7 @@ private:
       llvm::hash_code,
       llvm::SmallVector<std::pair<CandidateListKey, const CandidateList *>, 1>>
       candidateLists;
+  /// The lists planned ops point to, shared or not.
   std::deque<CandidateList> candidateListStorage;
   /// True for a region op whose bodies are planned with the rest: a loop
   /// with one body or a branch, not made opaque.
@@ -317,6 +319,7 @@ private:
                llvm::ArrayRef<std::pair<OpOperand *, unsigned>> synthetic);
   /// The id table of each candidate list read without edges.
   llvm::DenseMap<const CandidateList *, const CandidateIdTable *> idTableOf;
+  /// Every table once, by the hash of its content.
   llvm::DenseMap<llvm::hash_code,
                  llvm::SmallVector<const CandidateIdTable *, 1>>
       idTablesByHash;
