@@ -11,6 +11,7 @@
 #include "dtensor/Support/ShardingMath.h"
 
 #include <cmath>
+#include <deque>
 #include <optional>
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -133,46 +134,53 @@ struct PlannedSteps {
 };
 } // namespace
 
+/// Plans the steps of the redistributions `k` stands for: PyTorch's greedy
+/// steps, or with `minCost` the cheapest under the cost model.
+static void planKeySteps(const StepsKey &k, llvm::ArrayRef<int64_t> meshShape,
+                         bool minCost, PlannedSteps &p) {
+  auto planOne =
+      [&](llvm::ArrayRef<Placement> from, llvm::ArrayRef<Placement> to,
+          llvm::SmallVectorImpl<RedistributeStep> &steps, std::string &error) {
+        if (minCost)
+          return planRedistributeMinCost(from, to, meshShape, k.bytes, k.rank,
+                                         steps, error);
+        return planRedistribute(from, to, steps, error);
+      };
+  // A redistribution the compiler requires that has no direct plan goes
+  // through R (P(max) -> R -> P(sum)): never an infeasible step.
+  std::optional<Placements> mid;
+  if (k.required)
+    mid = getReplicatedIntermediate(k.from, k.to);
+  if (!mid) {
+    p.planned = planOne(k.from, k.to, p.steps, p.planError);
+    return;
+  }
+  p.through = mid;
+  llvm::SmallVector<RedistributeStep> second;
+  p.planned = planOne(k.from, *mid, p.steps, p.planError) &&
+              planOne(*mid, k.to, second, p.planError);
+  p.steps.append(second.begin(), second.end());
+}
+
+/// The key of `r`, whose value has the metadata `t`.
+static StepsRef getStepsRef(const Redistribution &r, const FakeTensor &t) {
+  return StepsRef{t.placements, r.target, getTensorByteSize(t.type),
+                  t.type.getRank(), !r.op};
+}
+
 void FunctionPlan::planRedistributions(bool minCost) {
   // The only call of the planner: partitioning and the report read the
   // steps from here.
   stridedCost = minCost ? StridedCost::Collective : StridedCost::PyTorch;
-  auto planOne = [&](llvm::ArrayRef<Placement> from,
-                     llvm::ArrayRef<Placement> to, int64_t bytes, int64_t rank,
-                     llvm::SmallVectorImpl<RedistributeStep> &steps,
-                     std::string &error) {
-    if (minCost)
-      return planRedistributeMinCost(from, to, meshShape, bytes, rank, steps,
-                                     error);
-    return planRedistribute(from, to, steps, error);
-  };
-  auto plan = [&](const StepsKey &k, PlannedSteps &p) {
-    // A redistribution the compiler requires that has no direct plan goes
-    // through R (P(max) -> R -> P(sum)): never an infeasible step.
-    std::optional<Placements> mid;
-    if (k.required)
-      mid = getReplicatedIntermediate(k.from, k.to);
-    if (!mid) {
-      p.planned = planOne(k.from, k.to, k.bytes, k.rank, p.steps, p.planError);
-      return;
-    }
-    p.through = mid;
-    llvm::SmallVector<RedistributeStep> second;
-    p.planned = planOne(k.from, *mid, k.bytes, k.rank, p.steps, p.planError) &&
-                planOne(*mid, k.to, k.bytes, k.rank, second, p.planError);
-    p.steps.append(second.begin(), second.end());
-  };
   llvm::DenseMap<StepsKey, PlannedSteps, StepsKeyInfo> memo;
   for (Redistribution &r : redistributions) {
-    const FakeTensor *t = lookup(r.value);
-    StepsRef ref{t->placements, r.target, getTensorByteSize(t->type),
-                 t->type.getRank(), !r.op};
+    StepsRef ref = getStepsRef(r, *lookup(r.value));
     auto it = memo.find_as(ref);
     if (it == memo.end()) {
       StepsKey key{Placements(ref.from), Placements(ref.to), ref.bytes,
                    ref.rank, ref.required};
       it = memo.try_emplace(std::move(key)).first;
-      plan(it->first, it->second);
+      planKeySteps(it->first, meshShape, minCost, it->second);
     }
     const PlannedSteps &p = it->second;
     r.steps.assign(p.steps.begin(), p.steps.end());
@@ -227,12 +235,40 @@ foldRegionCost(Region &region, const llvm::DenseMap<Block *, double> &direct) {
 }
 
 double FunctionPlan::computeCommCost() const {
+  return sumCommCost([&](const Redistribution &r) { return getCost(r); });
+}
+
+double FunctionPlan::computeMinCostCommCost() const {
+  // Each distinct redistribution is planned and priced once; the sum is
+  // the one `computeCommCost` makes after `planRedistributions(true)`.
+  llvm::DenseMap<StepsKey, double, StepsKeyInfo> memo;
+  return sumCommCost([&](const Redistribution &r) {
+    const FakeTensor *t = lookup(r.value);
+    StepsRef ref = getStepsRef(r, *t);
+    auto it = memo.find_as(ref);
+    if (it != memo.end())
+      return it->second;
+    StepsKey key{Placements(ref.from), Placements(ref.to), ref.bytes, ref.rank,
+                 ref.required};
+    PlannedSteps p;
+    planKeySteps(key, meshShape, /*minCost=*/true, p);
+    double cost =
+        p.planned
+            ? planCost(p.steps, meshShape, ref.bytes, StridedCost::Collective)
+            : redistributeCost(ref.bytes, meshShape, t->placements, r.target,
+                               StridedCost::Collective);
+    return memo.try_emplace(std::move(key), cost).first->second;
+  });
+}
+
+double FunctionPlan::sumCommCost(
+    llvm::function_ref<double(const Redistribution &)> costOf) const {
   llvm::DenseMap<Block *, double> direct;
   Block *entry = nullptr;
   bool nested = false;
   for (const Redistribution &r : redistributions) {
     Block *block = getRedistributionBlock(r);
-    direct[block] += getCost(r);
+    direct[block] += costOf(r);
     if (!entry) {
       Operation *owner = block->getParentOp();
       auto func = isa<FunctionOpInterface>(owner)
@@ -271,8 +307,9 @@ namespace dtensor {
 class PropagationMemo {
 public:
   struct Choice {
-    llvm::SmallVector<Placements, 4> current;
-    ShardingCandidate candidate;
+    /// The operand placements (ops making created values read few tensors).
+    llvm::SmallVector<Placements, 2> current;
+    const ShardingCandidate *candidate;
   };
   /// Recorded for the ops the planner never forces (those making created
   /// values): the others are forced in every replay.
@@ -283,18 +320,49 @@ public:
   llvm::SmallVector<int64_t, 4> meshShape;
   /// The ops making created values, in walk order.
   llvm::SmallVector<Operation *> createdOps;
-  /// The candidate making a created value in each placement asked for, if
-  /// it can be made there.
+  /// The candidate making a created value in each placement asked for,
+  /// null if it cannot be made there.
   llvm::DenseMap<
       Operation *,
-      llvm::SmallVector<std::pair<Placements, std::optional<ShardingCandidate>>,
-                        1>>
+      llvm::SmallVector<std::pair<Placements, const ShardingCandidate *>, 1>>
       creations;
   /// The sizes of the first propagation's maps.
   size_t numTensors = 0, numRequired = 0;
   /// False once the first propagation is over: replays only read.
   bool recording = true;
+
+  /// `c`, stored once: the ops making created values in a long program
+  /// (every layer's fills) take the same few candidates, and a copy each
+  /// would cost more than the choice.
+  const ShardingCandidate *intern(ShardingCandidate c);
+
+private:
+  /// The interned candidates by the hash of their placements.
+  llvm::DenseMap<llvm::hash_code,
+                 llvm::SmallVector<const ShardingCandidate *, 1>>
+      pool;
+  std::deque<ShardingCandidate> storage;
 };
+
+const ShardingCandidate *PropagationMemo::intern(ShardingCandidate c) {
+  auto hashList = [](llvm::ArrayRef<Placements> list) {
+    llvm::hash_code hash = llvm::hash_value(list.size());
+    for (const Placements &ps : list)
+      hash = llvm::hash_combine(hash,
+                                llvm::hash_combine_range(ps.begin(), ps.end()));
+    return hash;
+  };
+  llvm::hash_code hash =
+      llvm::hash_combine(hashList(c.operands), hashList(c.results),
+                         llvm::hash_combine_range(c.excludedFromCost.begin(),
+                                                  c.excludedFromCost.end()));
+  llvm::SmallVector<const ShardingCandidate *, 1> &bucket = pool[hash];
+  for (const ShardingCandidate *known : bucket)
+    if (known->operands == c.operands && known->results == c.results &&
+        known->excludedFromCost == c.excludedFromCost)
+      return known;
+  return bucket.emplace_back(&storage.emplace_back(std::move(c)));
+}
 
 /// Walks one function in program order, choosing a strategy per op.
 class FunctionPropagator {
@@ -619,11 +687,9 @@ LogicalResult FunctionPropagator::visitGeneric(Operation *op) {
   if (current.empty())
     current = getCurrent(op);
   llvm::SmallVector<ShardingCandidate, 4> candidates;
-  if (forced) {
-    auto it = forced->find(op);
-    if (it != forced->end())
-      candidates.push_back(it->second);
-  }
+  if (forced)
+    if (const ShardingCandidate *c = forced->lookup(op))
+      candidates.push_back(*c);
   auto rule = dyn_cast<ShardingRuleOpInterface>(op);
   bool replicated = false;
   if (candidates.empty() &&
@@ -648,16 +714,24 @@ LogicalResult FunctionPropagator::visitGeneric(Operation *op) {
       plan.pytorchRefusals.emplace_back(op, why);
     }
   const ShardingCandidate &c = chooseCandidate(op, current, candidates);
+  if (failed(applyCandidate(op, c)))
+    return failure();
   // A replicated unknown op visits its regions (and warns): never reused.
   if (memo && memo->recording && !replicated && op->getNumResults() == 1 &&
       isCreatedValue(op->getResult(0))) {
+    // Applied already: the memo takes the candidate instead of a copy.
+    PropagationMemo::Choice choice{
+        llvm::SmallVector<Placements, 2>(
+            std::make_move_iterator(current.begin()),
+            std::make_move_iterator(current.end())),
+        memo->intern(std::move(candidates[&c - candidates.data()]))};
     auto [it, inserted] = memo->choiceOf.try_emplace(op, memo->choices.size());
     if (inserted)
-      memo->choices.push_back({std::move(current), c});
+      memo->choices.push_back(std::move(choice));
     else
-      memo->choices[it->second] = {std::move(current), c};
+      memo->choices[it->second] = std::move(choice);
   }
-  return applyCandidate(op, c);
+  return success();
 }
 
 llvm::SmallVector<Placements, 4>
@@ -675,11 +749,9 @@ const ShardingCandidate *FunctionPropagator::findKnownChoice(
   if (analysis.options.strategy == StrategyMode::PyTorch ||
       op->hasAttr(DTensorDialect::kSpecsAttrName))
     return nullptr;
-  if (forced) {
-    auto it = forced->find(op);
-    if (it != forced->end())
-      return &it->second;
-  }
+  if (forced)
+    if (const ShardingCandidate *c = forced->lookup(op))
+      return c;
   if (!memo || memo->recording)
     return nullptr;
   auto it = memo->choiceOf.find(op);
@@ -689,7 +761,7 @@ const ShardingCandidate *FunctionPropagator::findKnownChoice(
   current = getCurrent(op);
   if (!llvm::equal(current, choice.current))
     return nullptr;
-  return &choice.candidate;
+  return choice.candidate;
 }
 
 LogicalResult FunctionPropagator::applyCandidate(Operation *op,
@@ -966,7 +1038,6 @@ void FunctionPropagator::adoptUserPlacements() {
 const ShardingCandidate *
 FunctionPropagator::getCreationChoice(Operation *op, const Placements &target,
                                       std::optional<ShardingCandidate> &local) {
-  std::optional<ShardingCandidate> *slot = &local;
   if (memo) {
     // Replays read what the first propagation made; they make their own
     // in `local`.
@@ -974,16 +1045,19 @@ FunctionPropagator::getCreationChoice(Operation *op, const Placements &target,
     if (it != memo->creations.end())
       for (auto &[ps, c] : it->second)
         if (ps == target)
-          return c ? &*c : nullptr;
-    if (memo->recording)
-      slot = &memo->creations[op].emplace_back(target, std::nullopt).second;
+          return c;
   }
   if (canCreateIn(op->getResult(0), target))
     if (FailureOr<ShardingCandidate> c =
             getCreationCandidate(op, plan.meshShape, target);
         succeeded(c))
-      *slot = std::move(*c);
-  return *slot ? &**slot : nullptr;
+      local = std::move(*c);
+  if (!memo || !memo->recording)
+    return local ? &*local : nullptr;
+  const ShardingCandidate *c =
+      local ? memo->intern(std::move(*local)) : nullptr;
+  memo->creations[op].emplace_back(target, c);
+  return c;
 }
 
 void FunctionPropagator::finish() {
@@ -1071,8 +1145,10 @@ FakeTensorAnalysis::planGlobally(FunctionOpInterface func,
   // cheapest is kept, PyTorch's unless one is strictly cheaper. Their
   // diagnostics (if any) are not the user's concern when one is dropped.
   std::unique_ptr<FunctionPlan> best = std::move(pytorch);
-  best->planRedistributions(/*minCost=*/true);
-  double bestCost = best->computeCommCost();
+  // PyTorch's plan is priced with the cheapest steps; they are planned into
+  // it only if it stays.
+  double bestCost = best->computeMinCostCommCost();
+  bool pytorchStays = true;
   for (const ForcedStrategies &forced : alternatives) {
     auto global = std::make_unique<FunctionPlan>();
     ScopedDiagnosticHandler quiet(func.getContext(),
@@ -1086,8 +1162,11 @@ FakeTensorAnalysis::planGlobally(FunctionOpInterface func,
     if (cost < bestCost - 1e-9) {
       bestCost = cost;
       best = std::move(global);
+      pytorchStays = false;
     }
   }
+  if (pytorchStays)
+    best->planRedistributions(/*minCost=*/true);
   return best;
 }
 
@@ -1132,8 +1211,7 @@ FakeTensorAnalysis::fitBudget(FunctionOpInterface func,
     plannerOptions.conserveWork = options.strategy == StrategyMode::Global;
     for (ForcedStrategies alt :
          planFunctionGlobally(func, *best, plannerOptions)) {
-      for (const auto &[op, c] : forced)
-        alt[op] = c;
+      alt.override(forced);
       std::unique_ptr<FunctionPlan> p =
           propagateForced(func, alt, pytorchCost, stats);
       if (!p || p->computeCommCost() >= bestCost - 1e-9)
@@ -1230,12 +1308,14 @@ FunctionPlan *FakeTensorAnalysis::analyze(FunctionOpInterface func) {
   // Costs read the planned steps (a redistribution through R has no cost of
   // its own in PyTorch's model).
   plan->planRedistributions(/*minCost=*/false);
-  plan->pytorchCommCost = plan->computeCommCost();
-  if (options.strategy != StrategyMode::PyTorch && plan->getMesh()) {
+  bool global = options.strategy != StrategyMode::PyTorch && plan->getMesh();
+  if (global) {
     // The global plan is compared with PyTorch's in its own prices: strided
     // steps as the collectives they run (PyTorch prices them at 0).
     plan->stridedCost = StridedCost::Collective;
-    plan->pytorchCommCost = plan->computeCommCost();
+  }
+  plan->pytorchCommCost = plan->computeCommCost();
+  if (global) {
     memo->recording = false;
     memo->numTensors = plan->tensors.size();
     memo->numRequired = plan->required.size();

@@ -72,15 +72,28 @@ struct Buffer {
 using IndicatorRows =
     llvm::SmallVector<std::pair<llvm::SmallVector<int, 4>, double>, 4>;
 
+/// The strategies of a planned op.
+using CandidateList = std::vector<const ShardingCandidate *>;
+
 /// A planned op.
 struct PlannedOp {
   Operation *op;
-  /// Its strategies: shared by the ops with the same rule results
-  /// (`Planner::getAllCandidates`).
-  std::vector<const ShardingCandidate *> candidates;
+  /// Its strategies: shared by the ops with the same rule results, PyTorch
+  /// strategy and pins (`Planner::addPlannedOp`).
+  const CandidateList *candidates;
   /// The op whose segment this op belongs to (its root).
   int64_t root = -1;
 };
+
+/// A placement's code, and the code of a list of them, for interning.
+int64_t placementCode(const Placement &p) {
+  int64_t kind = static_cast<int64_t>(p.getKind());
+  int64_t arg = p.isShardLike() ? p.getDim()
+                : p.isPartial() ? static_cast<int64_t>(p.getReduceOp())
+                                : 0;
+  int64_t sf = p.isStridedShard() ? p.getSplitFactor() : 0;
+  return kind | (arg << 2) | (sf << 32);
+}
 
 class Planner {
 public:
@@ -108,13 +121,22 @@ private:
   static bool isPyTorchStrategy(const PyTorchStrategy &s,
                                 const ShardingCandidate &c);
   /// Adds the op's strategy in the PyTorch plan to `candidates` if they
-  /// lack it, so that the PyTorch plan is in the search space.
-  void addPyTorchStrategy(Operation *op, const PyTorchStrategy &s,
-                          std::vector<const ShardingCandidate *> &candidates);
+  /// lack it, so that the PyTorch plan is in the search space; true if it
+  /// was looked for (a strategy of this op alone).
+  bool addPyTorchStrategy(Operation *op, const PyTorchStrategy &s,
+                          CandidateList &candidates);
   /// With `conserveWork`: if `op` reduces, drops its candidates that split
   /// its work fewer ways than its strategy in the PyTorch plan.
   void keepSplitWork(Operation *op, const PyTorchStrategy &s,
-                     std::vector<const ShardingCandidate *> &candidates) const;
+                     CandidateList &candidates) const;
+  /// Fills `candidates` with the strategies of `op` from its rule's `all`:
+  /// with its PyTorch strategy, without those its pins (`specs`) or
+  /// `conserveWork` rule out. Returns false if the list is the op's own
+  /// (`addPyTorchStrategy` added to it), true if it may be shared.
+  bool buildCandidateList(Operation *op,
+                          const std::vector<ShardingCandidate> &all,
+                          const PyTorchStrategy &strategy, ArrayAttr specs,
+                          CandidateList &candidates);
   void collect();
   /// Collects the plannable ops of `block` and of the followed region ops
   /// in it, in program order.
@@ -131,13 +153,35 @@ private:
     std::vector<ShardingCandidate> candidates;
     bool ok;
   };
-  /// Rule results by the hash of their op (as `getAllCandidates` compares
-  /// ops) and operand placements; planned ops point to their candidates.
-  llvm::DenseMap<llvm::hash_code,
-                 llvm::SmallVector<std::unique_ptr<RuleResult>, 1>>
-      ruleResults;
-  /// Strategies added to a rule's (PyTorch's where the rule lacks it).
-  std::deque<ShardingCandidate> extraCandidates;
+  /// Every candidate a planned op may take. The plans returned point into
+  /// it (`ForcedStrategies::keepAlive`), so it outlives the planner.
+  struct CandidateStore {
+    /// Rule results by the hash of their op (as `getAllCandidates` compares
+    /// ops) and operand placements; planned ops point to their candidates.
+    llvm::DenseMap<llvm::hash_code,
+                   llvm::SmallVector<std::unique_ptr<RuleResult>, 1>>
+        ruleResults;
+    /// Strategies added to a rule's (PyTorch's where the rule lacks it).
+    std::deque<ShardingCandidate> extraCandidates;
+  };
+  std::shared_ptr<CandidateStore> store = std::make_shared<CandidateStore>();
+  /// What a shared candidate list depends on: the rule's candidates, the
+  /// pins and the codes of the PyTorch strategy's placements (-1 for a
+  /// value without placements, else their number and codes).
+  struct CandidateListKey {
+    const void *all;
+    ArrayAttr specs;
+    llvm::SmallVector<int64_t, 16> codes;
+    bool operator==(const CandidateListKey &o) const {
+      return all == o.all && specs == o.specs && codes == o.codes;
+    }
+  };
+  llvm::DenseMap<
+      llvm::hash_code,
+      llvm::SmallVector<std::pair<CandidateListKey, const CandidateList *>, 1>>
+      candidateLists;
+  /// The lists planned ops point to, shared or not.
+  std::deque<CandidateList> candidateListStorage;
   /// True for a region op whose bodies are planned with the rest: a loop
   /// with one body or a branch, not made opaque.
   bool isTransparent(Operation *op) const;
@@ -189,11 +233,18 @@ private:
     int64_t firstUse = std::numeric_limits<int64_t>::max();
     int64_t lastUse = -1;
   };
+  /// Per candidate of an op, the placement ids of its tensor operands and
+  /// results (-1 for a non-tensor result).
+  struct CandidateIdTable {
+    std::vector<llvm::SmallVector<int, 4>> operandIds, resultIds;
+    bool operator==(const CandidateIdTable &o) const {
+      return operandIds == o.operandIds && resultIds == o.resultIds;
+    }
+  };
   /// A planned op in placement ids.
   struct ModelOp {
-    /// Per candidate, the placement ids of the tensor operands and results
-    /// (-1 for a non-tensor result).
-    std::vector<llvm::SmallVector<int, 4>> operandIds, resultIds;
+    /// Its candidates' ids: one table per distinct content, shared.
+    const CandidateIdTable *ids = nullptr;
     /// The model value and operand of each tensor operand, then of each
     /// edge operand of a region op redistributed to a successor input this
     /// op's result is the source of (`syntheticReads`).
@@ -261,6 +312,18 @@ private:
     }
   };
   llvm::DenseMap<const ShardingCandidate *, CandidateIds> candidateIds;
+  /// The id table of `p`'s candidates as `mo` reads them (its own tensor
+  /// operands, the first `numOwn`, then the edges of `synthetic`).
+  const CandidateIdTable *
+  buildIdTable(const PlannedOp &p, const ModelOp &mo, size_t numOwn,
+               llvm::ArrayRef<std::pair<OpOperand *, unsigned>> synthetic);
+  /// The id table of each candidate list read without edges.
+  llvm::DenseMap<const CandidateList *, const CandidateIdTable *> idTableOf;
+  /// Every table once, by the hash of its content.
+  llvm::DenseMap<llvm::hash_code,
+                 llvm::SmallVector<const CandidateIdTable *, 1>>
+      idTablesByHash;
+  std::deque<CandidateIdTable> idTables;
   /// Cost of moving a value of `bytes` and `rank` between placement ids as
   /// the analysis will plan it (`minRedistributeCost`), memoised.
   double moveCost(int64_t bytes, int64_t rank, int from, int to) const;
@@ -492,25 +555,24 @@ bool Planner::isPyTorchStrategy(const PyTorchStrategy &s,
   return true;
 }
 
-void Planner::addPyTorchStrategy(
-    Operation *op, const PyTorchStrategy &s,
-    std::vector<const ShardingCandidate *> &candidates) {
+bool Planner::addPyTorchStrategy(Operation *op, const PyTorchStrategy &s,
+                                 CandidateList &candidates) {
   if (llvm::any_of(candidates, [&](const ShardingCandidate *c) {
         return isPyTorchStrategy(s, *c);
       }))
-    return;
+    return false;
   // A strategy the exhaustive list lacks (a P(avg) passed through, one
   // offered only for the placements the operands have): without it the
   // planner's optimum could be above PyTorch's plan.
   FailureOr<StrategyChoice> choice = pytorch.getStrategyChoice(op);
   if (succeeded(choice) && choice->chosen >= 0)
-    candidates.push_back(&extraCandidates.emplace_back(
+    candidates.push_back(&store->extraCandidates.emplace_back(
         std::move(choice->candidates[choice->chosen].candidate)));
+  return true;
 }
 
-void Planner::keepSplitWork(
-    Operation *op, const PyTorchStrategy &s,
-    std::vector<const ShardingCandidate *> &candidates) const {
+void Planner::keepSplitWork(Operation *op, const PyTorchStrategy &s,
+                            CandidateList &candidates) const {
   if (!hasReductionStrategy(op, candidates))
     return;
   // The ways of PyTorch's strategy (`addPyTorchStrategy` made sure the
@@ -559,31 +621,69 @@ void Planner::addPlannedOp(Operation *op) {
   llvm::SmallVector<Placements, 4> current;
   for (const Placements *ps : strategy.operands)
     current.push_back(ps ? *ps : Placements());
-  PlannedOp p{op, {}, -1};
   const std::vector<ShardingCandidate> *all = getAllCandidates(op, current);
   if (!all || all->empty())
     return;
-  p.candidates.reserve(all->size() + 1);
-  for (const ShardingCandidate &c : *all)
-    p.candidates.push_back(&c);
-  addPyTorchStrategy(op, strategy, p.candidates);
+  auto specs = op->getAttrOfType<ArrayAttr>(DTensorDialect::kSpecsAttrName);
+  // The list depends on the op only through `all` (equivalent ops), its
+  // PyTorch strategy and its pins: a long program repeats a few.
+  CandidateListKey key{all, specs, {}};
+  auto encode = [&](llvm::ArrayRef<const Placements *> list) {
+    for (const Placements *ps : list) {
+      key.codes.push_back(ps ? static_cast<int64_t>(ps->size()) : -1);
+      if (ps)
+        for (const Placement &p : *ps)
+          key.codes.push_back(placementCode(p));
+    }
+  };
+  encode(strategy.results);
+  encode(strategy.reads);
+  llvm::hash_code hash = llvm::hash_combine(
+      all, specs.getAsOpaquePointer(),
+      llvm::hash_combine_range(key.codes.begin(), key.codes.end()));
+  auto &bucket = candidateLists[hash];
+  auto known = llvm::find_if(
+      bucket, [&](const auto &entry) { return entry.first == key; });
+  const CandidateList *list;
+  if (known != bucket.end()) {
+    list = known->second;
+  } else {
+    CandidateList &built = candidateListStorage.emplace_back();
+    // An op whose rule lacks its PyTorch strategy gets its own copy of it:
+    // its list is not shared.
+    if (buildCandidateList(op, *all, strategy, specs, built))
+      bucket.push_back({std::move(key), &built});
+    list = &built;
+  }
+  if (list->empty())
+    return;
+  index[op] = ops.size();
+  ops.push_back({op, list, -1});
+}
+
+bool Planner::buildCandidateList(Operation *op,
+                                 const std::vector<ShardingCandidate> &all,
+                                 const PyTorchStrategy &strategy,
+                                 ArrayAttr specs, CandidateList &candidates) {
+  candidates.reserve(all.size() + 1);
+  for (const ShardingCandidate &c : all)
+    candidates.push_back(&c);
+  bool shared = !addPyTorchStrategy(op, strategy, candidates);
   // An op pinned by `dtensor.specs` keeps its result placements.
-  if (auto specs =
-          op->getAttrOfType<ArrayAttr>(DTensorDialect::kSpecsAttrName)) {
-    llvm::erase_if(p.candidates, [&](const ShardingCandidate *c) {
+  if (specs) {
+    llvm::erase_if(candidates, [&](const ShardingCandidate *c) {
       for (auto [attr, ps] : llvm::zip(specs, c->results))
         if (auto spec = dyn_cast<SpecAttr>(attr))
           if (!llvm::equal(spec.getPlacements(), ps))
             return true;
       return false;
     });
-    if (p.candidates.empty())
-      return;
+    if (candidates.empty())
+      return shared;
   }
   if (options.conserveWork)
-    keepSplitWork(op, strategy, p.candidates);
-  index[op] = ops.size();
-  ops.push_back(std::move(p));
+    keepSplitWork(op, strategy, candidates);
+  return shared;
 }
 
 namespace {
@@ -625,7 +725,7 @@ Planner::getAllCandidates(Operation *op, llvm::ArrayRef<Placements> current) {
   for (const Placements &ps : current)
     hash = llvm::hash_combine(hash,
                               llvm::hash_combine_range(ps.begin(), ps.end()));
-  auto &bucket = ruleResults[hash];
+  auto &bucket = store->ruleResults[hash];
   for (const std::unique_ptr<RuleResult> &r : bucket)
     if (llvm::equal(r->current, current) && isSameRuleInput(op, r->op))
       return r->ok ? &r->candidates : nullptr;
@@ -830,7 +930,7 @@ void Planner::findCutValues() {
     if (isCut) {
       cut[r] = pytorch.lookup(r)->placements;
       auto &dom = domain[r];
-      for (const ShardingCandidate *c : ops[i].candidates)
+      for (const ShardingCandidate *c : *ops[i].candidates)
         if (!llvm::is_contained(dom, c->results[0]))
           dom.push_back(c->results[0]);
     }
@@ -885,7 +985,7 @@ double Planner::solve(int64_t root,
       operandBytes.push_back(getTensorByteSize(type));
       operandRanks.push_back(type.getRank());
     }
-    for (auto [ci, candidate] : llvm::enumerate(p.candidates)) {
+    for (auto [ci, candidate] : llvm::enumerate(*p.candidates)) {
       const ShardingCandidate &c = *candidate;
       double total = 0;
       for (auto [oi, v] : llvm::enumerate(p.op->getOperands())) {
@@ -1008,6 +1108,7 @@ void Planner::descend() {
 }
 
 void Planner::extract(ForcedStrategies &forced) const {
+  forced.keepAlive(store);
   for (const auto &[root, members] : segments) {
     llvm::DenseMap<Value, Entries> table;
     solve(root, table);
@@ -1036,8 +1137,8 @@ void Planner::extract(ForcedStrategies &forced) const {
       }
       if (!best || best->candidate < 0)
         continue;
-      const ShardingCandidate &c = *p.candidates[best->candidate];
-      forced[p.op] = c;
+      const ShardingCandidate &c = *(*p.candidates)[best->candidate];
+      forced.set(p.op, &c);
       for (auto [oi, v] : llvm::enumerate(p.op->getOperands()))
         if (isa<RankedTensorType>(v.getType()) && table.count(v))
           want[v] = c.operands[oi];
@@ -1079,16 +1180,6 @@ double Planner::pytorchTotal() const {
 // optimum of the whole program.
 
 namespace {
-/// A placement's code, and the code of a list of them, for interning.
-int64_t placementCode(const Placement &p) {
-  int64_t kind = static_cast<int64_t>(p.getKind());
-  int64_t arg = p.isShardLike() ? p.getDim()
-                : p.isPartial() ? static_cast<int64_t>(p.getReduceOp())
-                                : 0;
-  int64_t sf = p.isStridedShard() ? p.getSplitFactor() : 0;
-  return kind | (arg << 2) | (sf << 32);
-}
-
 /// Appends `x` to a memo key.
 void appendKey(std::string &key, int64_t x) {
   key.append(reinterpret_cast<const char *>(&x), sizeof(x));
@@ -1179,26 +1270,50 @@ void Planner::buildModel() {
     for (OpResult r : p.op->getResults())
       mo.resultValues.push_back(
           isa<RankedTensorType>(r.getType()) ? valueOf(r) : -1);
-    mo.operandIds.reserve(p.candidates.size());
-    mo.resultIds.reserve(p.candidates.size());
-    for (const ShardingCandidate *c : p.candidates) {
-      CandidateIds &ids = candidateIds[c];
-      auto &operands = mo.operandIds.emplace_back();
-      for (OpOperand *o : llvm::ArrayRef(mo.operands).take_front(numOwn))
-        operands.push_back(ids.operand(*this, *c, o->getOperandNumber()));
-      // An edge operand is read in the placements of the result it
-      // reaches.
-      for (auto [o, r] : synthetic)
-        operands.push_back(ids.result(*this, *c, r));
-      auto &results = mo.resultIds.emplace_back();
-      for (auto [r, v] : llvm::enumerate(mo.resultValues))
-        results.push_back(v < 0 ? -1 : ids.result(*this, *c, r));
-    }
+    // Ops with the same list (equivalent ops) read the same operand
+    // numbers: their table is built once, unless edges add reads.
+    const CandidateIdTable *own = nullptr;
+    const CandidateIdTable *&table =
+        synthetic.empty() ? idTableOf[p.candidates] : own;
+    if (!table)
+      table = buildIdTable(p, mo, numOwn, synthetic);
+    mo.ids = table;
   }
   // Successor inputs only fixed ops read (a loop's result returned).
   for (auto &[v, ns] : needs)
     if (aliasOf.count(v))
       (void)valueOf(v);
+}
+
+const Planner::CandidateIdTable *Planner::buildIdTable(
+    const PlannedOp &p, const ModelOp &mo, size_t numOwn,
+    llvm::ArrayRef<std::pair<OpOperand *, unsigned>> synthetic) {
+  CandidateIdTable table;
+  table.operandIds.reserve(p.candidates->size());
+  table.resultIds.reserve(p.candidates->size());
+  for (const ShardingCandidate *c : *p.candidates) {
+    CandidateIds &ids = candidateIds[c];
+    auto &operands = table.operandIds.emplace_back();
+    for (OpOperand *o : llvm::ArrayRef(mo.operands).take_front(numOwn))
+      operands.push_back(ids.operand(*this, *c, o->getOperandNumber()));
+    // An edge operand is read in the placements of the result it reaches.
+    for (auto [o, r] : synthetic)
+      operands.push_back(ids.result(*this, *c, r));
+    auto &results = table.resultIds.emplace_back();
+    for (auto [r, v] : llvm::enumerate(mo.resultValues))
+      results.push_back(v < 0 ? -1 : ids.result(*this, *c, r));
+  }
+  // One table per content: segment keys compare tables by address.
+  llvm::hash_code hash = llvm::hash_value(table.operandIds.size());
+  for (const auto &ids : llvm::concat<const llvm::SmallVector<int, 4>>(
+           table.operandIds, table.resultIds))
+    hash = llvm::hash_combine(hash, ids.size(),
+                              llvm::hash_combine_range(ids.begin(), ids.end()));
+  auto &bucket = idTablesByHash[hash];
+  for (const CandidateIdTable *known : bucket)
+    if (*known == table)
+      return known;
+  return bucket.emplace_back(&idTables.emplace_back(std::move(table)));
 }
 
 void Planner::findSegments() {
@@ -1240,7 +1355,7 @@ void Planner::mergeSegments() {
   auto numStates = [&](int64_t op) {
     llvm::SmallVector<unsigned, 2> crossing = crossingResults(op);
     std::set<llvm::SmallVector<int, 2>> states;
-    for (const auto &ids : modelOps[op].resultIds) {
+    for (const auto &ids : modelOps[op].ids->resultIds) {
       llvm::SmallVector<int, 2> state;
       for (unsigned r : crossing)
         state.push_back(ids[r]);
@@ -1251,7 +1366,7 @@ void Planner::mergeSegments() {
   auto enumerated = [&](std::pair<int64_t, int64_t> range) {
     double combinations = 1;
     for (int64_t i = range.first; i <= range.second; ++i)
-      combinations *= modelOps[i].operandIds.size();
+      combinations *= modelOps[i].ids->operandIds.size();
     return combinations <= options.enumerationLimit;
   };
   std::vector<std::pair<int64_t, int64_t>> merged;
@@ -1309,7 +1424,7 @@ void Planner::buildSegment(Segment &s, const StateList &in) {
   // The states after the segment, and each candidate's of the last op.
   const ModelOp &last = modelOps[s.last];
   llvm::SmallVector<unsigned, 2> outs = crossingResults(s.last);
-  for (const auto &ids : last.resultIds) {
+  for (const auto &ids : last.ids->resultIds) {
     llvm::SmallVector<int, 2> state;
     for (unsigned r : outs)
       state.push_back(ids[r]);
@@ -1345,15 +1460,11 @@ std::string Planner::segmentKey(const Segment &s) const {
   appendKey(key, s.last - s.first);
   for (int64_t i = s.first; i <= s.last; ++i) {
     const ModelOp &mo = modelOps[i];
-    appendKey(key, mo.operandIds.size());
+    // Tables are unique per content (`buildIdTable`): their address
+    // stands for their ids.
+    appendKey(key, reinterpret_cast<intptr_t>(mo.ids));
     appendKey(key, mo.operandValues.size());
     appendKey(key, mo.resultValues.size());
-    for (auto [operands, results] : llvm::zip(mo.operandIds, mo.resultIds)) {
-      for (int id : operands)
-        appendKey(key, id);
-      for (int id : results)
-        appendKey(key, id);
-    }
   }
   for (const SegmentValue &sv : s.values) {
     const ModelValue &m = model[sv.value];
@@ -1382,7 +1493,7 @@ int Planner::sourceOf(const Segment &s, const SegmentValue &sv, int in,
                       llvm::ArrayRef<int> choice) const {
   switch (sv.kind) {
   case SegmentValue::Made:
-    return modelOps[s.first + sv.op].resultIds[choice[sv.op]][sv.result];
+    return modelOps[s.first + sv.op].ids->resultIds[choice[sv.op]][sv.result];
   case SegmentValue::Boundary:
     return s.inStates[in][sv.op];
   case SegmentValue::Fixed:
@@ -1397,7 +1508,7 @@ double Planner::valueCost(const Segment &s, const SegmentValue &sv, int in,
   int p = sourceOf(s, sv, in, choice);
   llvm::SmallVector<int, 4> targets;
   for (auto [op, k] : sv.reads)
-    targets.push_back(modelOps[s.first + op].operandIds[choice[op]][k]);
+    targets.push_back(modelOps[s.first + op].ids->operandIds[choice[op]][k]);
   return sharedMoves(m, p, targets, sv.sunk);
 }
 
@@ -1474,7 +1585,7 @@ bool Planner::addValueFactor(
   if (made) {
     const ModelOp &mo = modelOps[s.first + sv.op];
     scope.push_back(placementVariable(
-        sv.op, [&](int c) { return mo.resultIds[c][sv.result]; },
+        sv.op, [&](int c) { return mo.ids->resultIds[c][sv.result]; },
         domains.emplace_back()));
   } else if (boundary) {
     scope.push_back(n);
@@ -1487,7 +1598,7 @@ bool Planner::addValueFactor(
   for (auto [op, k] : sv.reads) {
     const ModelOp &mo = modelOps[s.first + op];
     scope.push_back(placementVariable(
-        op, [&, k = k](int c) { return mo.operandIds[c][k]; },
+        op, [&, k = k](int c) { return mo.ids->operandIds[c][k]; },
         domains.emplace_back()));
   }
   if (llvm::is_contained(scope, -1))
@@ -1510,10 +1621,10 @@ bool Planner::eliminateSegment(const Segment &s,
   std::vector<llvm::SmallVector<int, 8>> distinct(n);
   for (int64_t i = 0; i < n; ++i) {
     const ModelOp &mo = modelOps[s.first + i];
-    for (size_t c = 0; c < mo.operandIds.size(); ++c) {
+    for (size_t c = 0; c < mo.ids->operandIds.size(); ++c) {
       bool seen = llvm::any_of(distinct[i], [&](int d) {
-        return mo.operandIds[d] == mo.operandIds[c] &&
-               mo.resultIds[d] == mo.resultIds[c];
+        return mo.ids->operandIds[d] == mo.ids->operandIds[c] &&
+               mo.ids->resultIds[d] == mo.ids->resultIds[c];
       });
       if (!seen)
         distinct[i].push_back(c);
@@ -1567,8 +1678,9 @@ void Planner::enumerateSegment(const Segment &s,
       }
     }
     int64_t k = 0;
-    while (k < n && ++choice[k] ==
-                        static_cast<int>(modelOps[s.first + k].operandIds.size()))
+    while (k < n &&
+           ++choice[k] ==
+               static_cast<int>(modelOps[s.first + k].ids->operandIds.size()))
       choice[k++] = 0;
     if (k == n)
       break;
@@ -1608,13 +1720,15 @@ void Planner::addValueMoves(MixedIntegerProgram &mip, const Segment &s,
   // where each read may want it.
   PlacementTerms made;
   if (sv.kind == SegmentValue::Made)
-    for (auto [c, ids] : llvm::enumerate(modelOps[s.first + sv.op].resultIds))
+    for (auto [c, ids] :
+         llvm::enumerate(modelOps[s.first + sv.op].ids->resultIds))
       addTerm(made, ids[sv.result], x[sv.op][c]);
   int fixed = sv.kind == SegmentValue::Made ? -1 : sourceOf(s, sv, in, {});
   llvm::SmallVector<PlacementTerms, 2> reads;
   for (auto [op, k] : sv.reads) {
     PlacementTerms &read = reads.emplace_back();
-    for (auto [c, ids] : llvm::enumerate(modelOps[s.first + op].operandIds))
+    for (auto [c, ids] :
+         llvm::enumerate(modelOps[s.first + op].ids->operandIds))
       addTerm(read, ids[k], x[op][c]);
   }
   llvm::SmallVector<int, 2> sinks;
@@ -1674,7 +1788,7 @@ Planner::PairSolution Planner::solveProgram(const Segment &s, int in, int out,
   std::vector<llvm::SmallVector<int, 8>> x(n);
   for (int64_t i = 0; i < n; ++i) {
     llvm::SmallVector<std::pair<int, double>, 8> one;
-    for (size_t c = 0; c < modelOps[s.first + i].operandIds.size(); ++c) {
+    for (size_t c = 0; c < modelOps[s.first + i].ids->operandIds.size(); ++c) {
       // The last op makes the state `out`.
       bool allowed = i < n - 1 || s.stateOfCandidate[c] == out;
       int var = mip.addVariable(0, allowed ? 1 : 0, 0, /*integer=*/true);
@@ -1736,7 +1850,7 @@ Planner::solveSegment(const Segment &s) {
   ++distinctSegments;
   double combinations = 1;
   for (int64_t i = s.first; i <= s.last; ++i)
-    combinations *= modelOps[i].operandIds.size();
+    combinations *= modelOps[i].ids->operandIds.size();
   if (combinations <= options.enumerationLimit) {
     enumerateSegment(s, table);
     return table;
@@ -1759,6 +1873,7 @@ double Planner::solveChain(ForcedStrategies &forced, double &lowerBound) {
   };
   std::vector<Solved> chain;
   forced.reserve(ops.size());
+  forced.keepAlive(store);
   StateList states = {{}};
   std::vector<double> best = {0}, bound = {0};
   for (auto [first, last] : segmentRanges) {
@@ -1795,7 +1910,7 @@ double Planner::solveChain(ForcedStrategies &forced, double &lowerBound) {
     int in = s.back[out];
     const PairSolution &p = (*s.table)[in * s.numOut + out];
     for (int64_t i = s.first; i <= s.last; ++i)
-      forced[ops[i].op] = *ops[i].candidates[p.choice[i - s.first]];
+      forced.set(ops[i].op, (*ops[i].candidates)[p.choice[i - s.first]]);
     out = in;
   }
   return *end;
@@ -1953,7 +2068,7 @@ void Planner::addValueBuffers(MixedIntegerProgram &mip,
     for (auto [k, v] : llvm::enumerate(mo.operandValues)) {
       Read &r = reads[v].emplace_back();
       r.at = points.at(ops[i].op);
-      for (auto [c, ids] : llvm::enumerate(mo.operandIds))
+      for (auto [c, ids] : llvm::enumerate(mo.ids->operandIds))
         addTerm(r.wants, ids[k], x[i][c]);
     }
   for (auto [id, m] : llvm::enumerate(model))
@@ -1965,7 +2080,7 @@ void Planner::addValueBuffers(MixedIntegerProgram &mip,
       continue; // built where it is read (`addMemoryRows`)
     PlacementTerms made;
     if (m.producer >= 0)
-      for (auto [c, ids] : llvm::enumerate(modelOps[m.producer].resultIds))
+      for (auto [c, ids] : llvm::enumerate(modelOps[m.producer].ids->resultIds))
         addTerm(made, ids[m.result], x[m.producer][c]);
     int fixed = m.producer >= 0 ? -1 : intern(pytorch.lookup(v)->placements);
     // The reads at or after `from` wanting q: a row per planned reader,
@@ -2136,7 +2251,7 @@ void Planner::addMemoryRows(MixedIntegerProgram &mip,
             const ModelOp &mo = modelOps[it->second];
             for (auto [k, o] : llvm::enumerate(mo.operands))
               if (o == &use)
-                for (auto [c, ids] : llvm::enumerate(mo.operandIds))
+                for (auto [c, ids] : llvm::enumerate(mo.ids->operandIds))
                   addTerm(wants, ids[k], x[it->second][c]);
             continue;
           }
@@ -2213,8 +2328,9 @@ bool Planner::solveUnderBudget(ForcedStrategies &forced,
   }
   if (std::isinf(best.cost))
     return false;
+  forced.keepAlive(store);
   for (auto [i, p] : llvm::enumerate(ops))
-    forced[p.op] = *p.candidates[best.choice[i]];
+    forced.set(p.op, (*p.candidates)[best.choice[i]]);
   stats.exact = true;
   stats.provenOptimal = best.proven;
   stats.lowerBound = best.proven ? best.cost : 0;
@@ -2291,6 +2407,24 @@ std::optional<ForcedStrategies> Planner::runUnderBudget(PlannerStats &stats) {
   if (!solveUnderBudget(forced, stats))
     return std::nullopt;
   return forced;
+}
+
+void ForcedStrategies::set(Operation *op, const ShardingCandidate &c) {
+  auto owned = std::make_shared<const ShardingCandidate>(c);
+  choices[op] = owned.get();
+  owners.push_back(std::move(owned));
+}
+
+void ForcedStrategies::keepAlive(std::shared_ptr<const void> owner) {
+  if (!llvm::is_contained(owners, owner))
+    owners.push_back(std::move(owner));
+}
+
+void ForcedStrategies::override(const ForcedStrategies &other) {
+  for (const auto &[op, c] : other.choices)
+    choices[op] = c;
+  for (const std::shared_ptr<const void> &owner : other.owners)
+    keepAlive(owner);
 }
 
 namespace {

@@ -39,7 +39,7 @@ llvm::SetVector<Operation *> opsAtPeak(const Trial &t,
                                        const ForcedStrategies &forced) {
   llvm::SetVector<Operation *> ops;
   auto consider = [&](Operation *op) {
-    if (op && isa<ShardingRuleOpInterface>(op) && !forced.count(op) &&
+    if (op && isa<ShardingRuleOpInterface>(op) && !forced.contains(op) &&
         !op->hasAttr(DTensorDialect::kSpecsAttrName))
       ops.insert(op);
   };
@@ -75,10 +75,10 @@ bool isCurrent(Operation *op, const ShardingCandidate &c,
 }
 
 /// Every re-plan with one more op of the peak constrained.
-llvm::SmallVector<Trial> tryConstraints(FunctionOpInterface func,
-                                        const Trial &current,
-                                        Replanner replan) {
-  llvm::SmallVector<Trial> trials;
+llvm::SmallVector<Trial, 4> tryConstraints(FunctionOpInterface func,
+                                           const Trial &current,
+                                           Replanner replan) {
+  llvm::SmallVector<Trial, 4> trials;
   const FunctionPlan &plan = *current.plan;
   for (Operation *op : opsAtPeak(current, current.forced)) {
     llvm::SmallVector<Placements, 4> operands;
@@ -93,7 +93,7 @@ llvm::SmallVector<Trial> tryConstraints(FunctionOpInterface func,
       if (isCurrent(op, c, plan))
         continue;
       ForcedStrategies forced = current.forced;
-      forced[op] = c;
+      forced.set(op, c);
       if (std::unique_ptr<FunctionPlan> p = replan(forced))
         trials.push_back(evaluate(func, std::move(p), std::move(forced)));
     }
@@ -108,7 +108,7 @@ mlir::dtensor::fitMemoryBudget(FunctionOpInterface func,
                                int64_t maxBytesPerRank, Replanner replan) {
   Trial current = evaluate(func, std::move(plan), ForcedStrategies());
   while (current.worst > maxBytesPerRank) {
-    llvm::SmallVector<Trial> trials = tryConstraints(func, current, replan);
+    llvm::SmallVector<Trial, 4> trials = tryConstraints(func, current, replan);
     Trial *fit = nullptr, *smallest = nullptr;
     for (Trial &t : trials) {
       if (t.worst <= maxBytesPerRank && (!fit || t.cost < fit->cost - 1e-9))

@@ -31,6 +31,7 @@
 namespace mlir {
 namespace dtensor {
 
+class ForcedStrategies;
 class PropagationMemo;
 
 /// What to do with an op that has tensor operands or results but no sharding
@@ -229,6 +230,13 @@ private:
   /// PyTorch's greedy steps, or with `minCost` the cheapest steps under the
   /// cost model (never dearer than PyTorch's).
   void planRedistributions(bool minCost);
+  /// `computeCommCost` after `planRedistributions(/*minCost=*/true)`,
+  /// without planning the steps into the redistributions.
+  double computeMinCostCommCost() const;
+  /// The total over the redistributions of `costOf`, counted as
+  /// `computeCommCost` counts it.
+  double
+  sumCommCost(llvm::function_ref<double(const Redistribution &)> costOf) const;
 
   MeshOp mesh;
   llvm::SmallVector<int64_t, 4> meshShape;
@@ -280,10 +288,10 @@ private:
   /// A plan of `func` with the strategies of `forced`, the other ops chosen
   /// greedily; null if propagation fails (quietly). It carries
   /// `pytorchCost` and `stats` over.
-  std::unique_ptr<FunctionPlan>
-  propagateForced(FunctionOpInterface func,
-                  const llvm::DenseMap<Operation *, ShardingCandidate> &forced,
-                  double pytorchCost, const PlannerStats &stats);
+  std::unique_ptr<FunctionPlan> propagateForced(FunctionOpInterface func,
+                                                const ForcedStrategies &forced,
+                                                double pytorchCost,
+                                                const PlannerStats &stats);
   /// `plan`, or a plan within `options.maxBytesPerRank`: the exact
   /// planner's under the budget (`planFunctionUnderBudget`) or the greedy
   /// fit's (`fitMemoryBudget`), the cheaper that fits.

@@ -41,13 +41,46 @@
 #include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
 #include "dtensor/Dialect/DTensor/Interfaces/ShardingRuleOpInterface.h"
 
+#include <memory>
 #include <optional>
+#include <vector>
 
 namespace mlir {
 namespace dtensor {
 
-/// Strategies chosen per op.
-using ForcedStrategies = llvm::DenseMap<Operation *, ShardingCandidate>;
+/// The strategy forced on each op of a function: the global planner's
+/// choices, and the constraints of `fitMemoryBudget`. Candidates are held by
+/// pointer, so that a plan of 60 000 ops shares the planner's few candidate
+/// lists instead of copying one candidate per op; the owners of what they
+/// point into are kept alive with the map.
+class ForcedStrategies {
+public:
+  using Map = llvm::DenseMap<Operation *, const ShardingCandidate *>;
+
+  /// The candidate forced on `op`, null if none.
+  const ShardingCandidate *lookup(Operation *op) const {
+    return choices.lookup(op);
+  }
+  bool contains(Operation *op) const { return choices.contains(op); }
+  size_t size() const { return choices.size(); }
+  void reserve(size_t n) { choices.reserve(n); }
+  Map::const_iterator begin() const { return choices.begin(); }
+  Map::const_iterator end() const { return choices.end(); }
+
+  /// Forces `c` on `op`; `c` must outlive this map, or belong to an owner
+  /// passed to `keepAlive`.
+  void set(Operation *op, const ShardingCandidate *c) { choices[op] = c; }
+  /// Forces a copy of `c` on `op`.
+  void set(Operation *op, const ShardingCandidate &c);
+  /// Keeps `owner` (what forced candidates point into) alive with the map.
+  void keepAlive(std::shared_ptr<const void> owner);
+  /// Forces every strategy of `other` on top of these.
+  void override(const ForcedStrategies &other);
+
+private:
+  Map choices;
+  std::vector<std::shared_ptr<const void>> owners;
+};
 
 struct GlobalPlannerOptions {
   /// Solve exactly (strategy=global and exact); else the heuristic alone.
