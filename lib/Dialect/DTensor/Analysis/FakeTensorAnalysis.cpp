@@ -19,6 +19,7 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/ThreadPool.h"
 
 using namespace mlir;
 using namespace mlir::dtensor;
@@ -375,6 +376,12 @@ public:
   }
 
   LogicalResult run();
+  /// With `deferCollect`, `run` stops once every value is placed; this
+  /// then lists the plan's values and redistributions. It only reads the
+  /// placements, so it may run beside other readers of them (the global
+  /// planner).
+  void collectPlan();
+  bool deferCollect = false;
 
 private:
   LogicalResult resolveMesh();
@@ -1062,6 +1069,11 @@ FunctionPropagator::getCreationChoice(Operation *op, const Placements &target,
 
 void FunctionPropagator::finish() {
   adoptUserPlacements();
+  if (!deferCollect)
+    collectPlan();
+}
+
+void FunctionPropagator::collectPlan() {
   for (BlockArgument arg : func.getFunctionBody().getArguments())
     if (plan.lookup(arg))
       plan.values.push_back(arg);
@@ -1130,24 +1142,39 @@ FakeTensorAnalysis::FakeTensorAnalysis(ModuleOp module,
 
 FakeTensorAnalysis::~FakeTensorAnalysis() = default;
 
-std::unique_ptr<FunctionPlan>
-FakeTensorAnalysis::planGlobally(FunctionOpInterface func,
-                                 std::unique_ptr<FunctionPlan> pytorch,
-                                 PropagationMemo &memo) {
+std::unique_ptr<FunctionPlan> FakeTensorAnalysis::planGlobally(
+    FunctionOpInterface func, std::unique_ptr<FunctionPlan> pytorch,
+    PropagationMemo &memo, llvm::function_ref<void()> completePyTorch) {
   GlobalPlannerOptions plannerOptions;
   plannerOptions.exact = true;
   plannerOptions.conserveWork = options.strategy == StrategyMode::Global;
   PlannerStats stats;
-  llvm::SmallVector<ForcedStrategies, 2> alternatives =
-      planFunctionGlobally(func, *pytorch, plannerOptions, &stats);
+  // PyTorch's plan is priced with the cheapest steps; they are planned into
+  // it only if it stays.
+  double bestCost = 0;
+  auto pricePyTorch = [&] {
+    completePyTorch();
+    bestCost = pytorch->computeMinCostCommCost();
+  };
+  // The planner reads PyTorch's placements, `pricePyTorch` writes only the
+  // plan's lists and costs: on two threads where the context has them.
+  llvm::SmallVector<ForcedStrategies, 2> alternatives;
+  MLIRContext *ctx = func.getContext();
+  if (ctx->isMultithreadingEnabled() &&
+      ctx->getThreadPool().getMaxConcurrency() > 1) {
+    llvm::ThreadPoolTaskGroup tasks(ctx->getThreadPool());
+    tasks.async(pricePyTorch);
+    alternatives = planFunctionGlobally(func, *pytorch, plannerOptions, &stats);
+    tasks.wait();
+  } else {
+    pricePyTorch();
+    alternatives = planFunctionGlobally(func, *pytorch, plannerOptions, &stats);
+  }
   pytorch->plannerStats = stats;
   // Each alternative is propagated and costed as the program will be; the
   // cheapest is kept, PyTorch's unless one is strictly cheaper. Their
   // diagnostics (if any) are not the user's concern when one is dropped.
   std::unique_ptr<FunctionPlan> best = std::move(pytorch);
-  // PyTorch's plan is priced with the cheapest steps; they are planned into
-  // it only if it stays.
-  double bestCost = best->computeMinCostCommCost();
   bool pytorchStays = true;
   for (const ForcedStrategies &forced : alternatives) {
     auto global = std::make_unique<FunctionPlan>();
@@ -1299,27 +1326,35 @@ FunctionPlan *FakeTensorAnalysis::analyze(FunctionOpInterface func) {
     memo.emplace();
   FunctionPropagator propagator(*this, *plan, func, /*forced=*/nullptr,
                                 memo ? &*memo : nullptr);
+  // The global planner reads only the placements: the plan's lists and
+  // costs are made beside it.
+  propagator.deferCollect = memo.has_value();
   LogicalResult result = propagator.run();
   if (failed(result)) {
     inProgress.erase(func);
     ok = false;
     return nullptr;
   }
-  // Costs read the planned steps (a redistribution through R has no cost of
-  // its own in PyTorch's model).
-  plan->planRedistributions(/*minCost=*/false);
-  bool global = options.strategy != StrategyMode::PyTorch && plan->getMesh();
-  if (global) {
+  bool global = memo && plan->getMesh();
+  auto completePyTorch = [&, p = plan.get()] {
+    if (propagator.deferCollect)
+      propagator.collectPlan();
+    // Costs read the planned steps (a redistribution through R has no cost
+    // of its own in PyTorch's model).
+    p->planRedistributions(/*minCost=*/false);
     // The global plan is compared with PyTorch's in its own prices: strided
     // steps as the collectives they run (PyTorch prices them at 0).
-    plan->stridedCost = StridedCost::Collective;
-  }
-  plan->pytorchCommCost = plan->computeCommCost();
+    if (global)
+      p->stridedCost = StridedCost::Collective;
+    p->pytorchCommCost = p->computeCommCost();
+  };
   if (global) {
     memo->recording = false;
     memo->numTensors = plan->tensors.size();
     memo->numRequired = plan->required.size();
-    plan = planGlobally(func, std::move(plan), *memo);
+    plan = planGlobally(func, std::move(plan), *memo, completePyTorch);
+  } else {
+    completePyTorch();
   }
   if (options.maxBytesPerRank > 0 && plan->getMesh()) {
     FailureOr<std::unique_ptr<FunctionPlan>> fitted =

@@ -282,9 +282,12 @@ private:
   FunctionPlan *analyze(FunctionOpInterface func);
   /// The cheapest of `pytorch` and the global planner's plans of `func`;
   /// their propagations reuse the choices `memo` recorded for `pytorch`.
+  /// `completePyTorch` lists and prices `pytorch` (its placements are
+  /// final): it runs beside the planner where the context has threads.
   std::unique_ptr<FunctionPlan>
   planGlobally(FunctionOpInterface func, std::unique_ptr<FunctionPlan> pytorch,
-               PropagationMemo &memo);
+               PropagationMemo &memo,
+               llvm::function_ref<void()> completePyTorch);
   /// A plan of `func` with the strategies of `forced`, the other ops chosen
   /// greedily; null if propagation fails (quietly). It carries
   /// `pytorchCost` and `stats` over.
