@@ -196,6 +196,7 @@ private:
   bool isPlannedValue(Value v) const;
   void addNeed(Value v, Placements ps, int64_t position);
   void collectNeeds();
+  /// The cut values and segments of the coordinate descent (`solveAll`).
   void findCutValues();
   double cost(Value v, llvm::ArrayRef<Placement> from,
               llvm::ArrayRef<Placement> to) const;
@@ -613,7 +614,6 @@ void Planner::collect() {
     collectOps(body);
   } while (!resolveRegions());
   collectNeeds();
-  findCutValues();
 }
 
 void Planner::addPlannedOp(Operation *op) {
@@ -1212,7 +1212,10 @@ double Planner::moveCost(int64_t bytes, int64_t rank, int from,
 }
 
 void Planner::buildModel() {
-  llvm::DenseMap<Value, int> valueIds;
+  // About one value made and two read per planned op.
+  llvm::DenseMap<Value, int> valueIds(4 * ops.size());
+  model.reserve(2 * ops.size());
+  llvm::DenseMap<Block *, double> blockWeights;
   auto valueOf = [&](Value v) {
     auto [it, inserted] = valueIds.try_emplace(v, model.size());
     if (!inserted)
@@ -1222,8 +1225,11 @@ void Planner::buildModel() {
     auto type = cast<RankedTensorType>(v.getType());
     m.bytes = getTensorByteSize(type);
     m.rank = type.getRank();
-    m.weight = static_cast<double>(getExecutionCount(
-        getExecutionScopes(v.getParentBlock(), func.getOperation())));
+    auto [weight, fresh] = blockWeights.try_emplace(v.getParentBlock(), 1.0);
+    if (fresh)
+      weight->second = static_cast<double>(getExecutionCount(
+          getExecutionScopes(v.getParentBlock(), func.getOperation())));
+    m.weight = weight->second;
     // A successor input has the placements of its source.
     Value source = aliasOf.lookup(v);
     if (!source)
@@ -2383,7 +2389,9 @@ llvm::SmallVector<ForcedStrategies, 2> Planner::run(PlannerStats &stats) {
         return plans;
     }
   }
-  // Start from the PyTorch placements of the cut values.
+  // Start from the PyTorch placements of the cut values (only the
+  // coordinate descent reads them).
+  findCutValues();
   solveAll();
   descend();
   double total = 0;
