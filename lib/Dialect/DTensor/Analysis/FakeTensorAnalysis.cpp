@@ -432,6 +432,9 @@ private:
 
   /// Records the placements of a tensor value.
   LogicalResult set(Value v, Placements ps);
+  /// A static shape whose size in bytes fits in 64 bits (an error on the
+  /// value's op otherwise).
+  LogicalResult checkTensorType(Value v, RankedTensorType type);
   /// Current placements of a tensor value (R if not yet known).
   Placements get(Value v) const;
   /// Requires `operand` to hold `target` when read.
@@ -549,26 +552,30 @@ LogicalResult FunctionPropagator::set(Value v, Placements ps) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
   if (!type)
     return success();
-  if (!type.hasStaticShape()) {
-    Operation *at = v.getDefiningOp() ? v.getDefiningOp() : func.getOperation();
-    return at->emitError() << "value of type " << type
-                           << " has a dynamic shape; the global view needs "
-                              "static shapes";
-  }
-  // Byte counts of every value must fit in 64 bits.
-  int64_t bytes = getElementByteSize(type.getElementType());
-  for (int64_t d : type.getShape())
-    if (llvm::MulOverflow(bytes, d, bytes)) {
-      Operation *at =
-          v.getDefiningOp() ? v.getDefiningOp() : func.getOperation();
-      return at->emitError() << "value of type " << type
-                             << " is too large: its size in bytes does not "
-                                "fit in 64 bits";
-    }
+  // A replay places the values the first propagation checked.
+  if ((!memo || memo->recording) && failed(checkTensorType(v, type)))
+    return failure();
   assert(ps.size() == plan.meshShape.size() && "one placement per mesh axis");
   FakeTensor &t = plan.tensors[v];
   t.type = type;
   t.placements = std::move(ps);
+  return success();
+}
+
+LogicalResult FunctionPropagator::checkTensorType(Value v,
+                                                  RankedTensorType type) {
+  Operation *at = v.getDefiningOp() ? v.getDefiningOp() : func.getOperation();
+  if (!type.hasStaticShape())
+    return at->emitError() << "value of type " << type
+                           << " has a dynamic shape; the global view needs "
+                              "static shapes";
+  // Byte counts of every value must fit in 64 bits.
+  int64_t bytes = getElementByteSize(type.getElementType());
+  for (int64_t d : type.getShape())
+    if (llvm::MulOverflow(bytes, d, bytes))
+      return at->emitError() << "value of type " << type
+                             << " is too large: its size in bytes does not "
+                                "fit in 64 bits";
   return success();
 }
 

@@ -1234,8 +1234,10 @@ void Planner::buildModel() {
     Value source = aliasOf.lookup(v);
     if (!source)
       source = v;
-    if (Operation *def = source.getDefiningOp(); def && index.count(def)) {
-      m.producer = index.lookup(def);
+    Operation *def = source.getDefiningOp();
+    auto producer = def ? index.find(def) : index.end();
+    if (producer != index.end()) {
+      m.producer = producer->second;
       m.result = cast<OpResult>(source).getResultNumber();
       if (source != v)
         modelOps[m.producer].aliases.push_back(
