@@ -94,6 +94,11 @@ struct StepsRef {
   llvm::ArrayRef<Placement> from, to;
   int64_t bytes, rank;
   bool required;
+
+  /// The key to store, with its own placements.
+  StepsKey key() const {
+    return StepsKey{Placements(from), Placements(to), bytes, rank, required};
+  }
 };
 
 struct StepsKeyInfo {
@@ -178,9 +183,7 @@ void FunctionPlan::planRedistributions(bool minCost) {
     StepsRef ref = getStepsRef(r, *lookup(r.value));
     auto it = memo.find_as(ref);
     if (it == memo.end()) {
-      StepsKey key{Placements(ref.from), Placements(ref.to), ref.bytes,
-                   ref.rank, ref.required};
-      it = memo.try_emplace(std::move(key)).first;
+      it = memo.try_emplace(ref.key()).first;
       planKeySteps(it->first, meshShape, minCost, it->second);
     }
     const PlannedSteps &p = it->second;
@@ -249,8 +252,7 @@ double FunctionPlan::computeMinCostCommCost() const {
     auto it = memo.find_as(ref);
     if (it != memo.end())
       return it->second;
-    StepsKey key{Placements(ref.from), Placements(ref.to), ref.bytes, ref.rank,
-                 ref.required};
+    StepsKey key = ref.key();
     PlannedSteps p;
     planKeySteps(key, meshShape, /*minCost=*/true, p);
     double cost =
