@@ -33,14 +33,24 @@
 #   hits both sides alike.
 #   GFLOP/s = 2*M*N*K (times B*H) / time; ratio = generated / direct GFLOP/s.
 #
-#   Honest reading: with dtensor-linalg-to-blas every one of these lowers to
+#   Honest reading: with dtensor-linalg-to-blas the plain GEMMs lower to
 #   cblas_sgemm calls (beta 0, no zero fill), so both columns run the same
 #   OpenBLAS kernel: the ratio measures the compiled program around it
 #   (allocating the result, the loops over batch and head, the JIT'd entry
-#   call and passing memref descriptors). The "calls" column gives the
-#   cblas_sgemm call sites of the lowered entry (0: the contraction became
+#   call and passing memref descriptors). The per-head products of qk and pv
+#   (at most small-gemm-macs = 2^20 multiply-adds per call) call the
+#   runtime's dtrt_sgemm_small instead (dtrt/dtrt_cpu.h): there the ratio
+#   compares that kernel with OpenBLAS. The "calls" column gives the GEMM
+#   call sites of the lowered entry and "kernel" their callee (blas:
+#   cblas_sgemm, dtrt: dtrt_sgemm_small; loops: the contraction became
 #   scalar loops, as the :nt, qk and pv specs do on a build without that
 #   pass).
+#   OpenBLAS core: both sides use the same OpenBLAS kernels. OpenBLAS 0.3.21
+#   runs CPUs newer than itself (Intel Emerald Rapids and later) on its
+#   Prescott (SSE3) kernels; dtensor-run then gives its ranks
+#   OPENBLAS_CORETYPE=SkylakeX (AVX-512) or Haswell (AVX2), and this script
+#   sets the same for the direct timer. A core set by the caller
+#   (OPENBLAS_CORETYPE) is kept on both sides.
 #   Runtime: about 1 min on 2 cores with the defaults (minutes more on a
 #   build where qk/pv are loops).
 #
@@ -84,6 +94,20 @@ export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 BLAS_BIN="$OUT/matmul_blas"
 "$CC" -O2 -o "$BLAS_BIN" "$ROOT/bench/matmul_blas.c" -lopenblas ||
   die "cannot compile bench/matmul_blas.c (install libopenblas-dev)"
+
+# The OpenBLAS core both sides use: what dtensor-run gives its ranks
+# (tools/dtensor-run/Launcher.cpp, blasCoreOverride) when OpenBLAS falls back
+# to Prescott on a CPU with AVX2 or AVX-512.
+if [[ -z ${OPENBLAS_CORETYPE:-} && $("$BLAS_BIN" --core) == Prescott ]]; then
+  flags=" $(grep -m1 '^flags' /proc/cpuinfo) "
+  has() { for f in "$@"; do [[ $flags == *" $f "* ]] || return 1; done; }
+  if has avx512f avx512cd avx512bw avx512dq avx512vl; then
+    export OPENBLAS_CORETYPE=SkylakeX
+  elif has avx2 fma; then
+    export OPENBLAS_CORETYPE=Haswell
+  fi
+fi
+BLAS_CORE=$("$BLAS_BIN" --core)
 
 # --- the global-view program: one function per spec ---------------------------------
 # name_of SPEC: the entry function of a spec.
@@ -169,16 +193,17 @@ PROG="$OUT/matmul.mlir"
   done
 } >"$PROG"
 
-# calls_of SPEC: cblas_sgemm call sites in the lowered entry of SPEC.
 LOWERED="$OUT/matmul.lowered.mlir"
 "$DTENSOR_OPT" --dtensor-cpu-pipeline "$PROG" >"$LOWERED" 2>"$OUT/matmul.lowered.log" ||
   die "dtensor-opt --dtensor-cpu-pipeline failed on $PROG (see $OUT/matmul.lowered.log)"
+# calls_of SPEC: "<call sites> <kernel>" of the lowered entry of SPEC.
 calls_of() {
   awk -v f="llvm.func @$(name_of "$1")(" '
     index($0, f) { on = 1; next }
     on && /^  llvm.func / { on = 0 }
-    on && /llvm.call @cblas_sgemm/ { n++ }
-    END { print n + 0 }' "$LOWERED"
+    on && /llvm.call @cblas_sgemm/ { n++; blas++ }
+    on && /llvm.call @dtrt_sgemm_small/ { n++; dtrt++ }
+    END { print n + 0, (n == 0 ? "loops" : blas && dtrt ? "both" : blas ? "blas" : "dtrt") }' "$LOWERED"
 }
 
 REPORT="$OUT/matmul.txt"
@@ -186,19 +211,21 @@ REPORT="$OUT/matmul.txt"
 say() { printf '%s\n' "$*" | tee -a "$REPORT"; }
 
 say "contraction throughput, f32, single thread (OPENBLAS_NUM_THREADS=1), best of $ITERS calls, best of $ROUNDS rounds"
+say "OpenBLAS core: $BLAS_CORE${OPENBLAS_CORETYPE:+ (OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE)}"
 say "host: $CORES CPUs, load average at start $(cut -d' ' -f1-3 /proc/loadavg) (other processes skew the timings)"
 say "dtensor-opt: $DTENSOR_OPT"
 say "generated: dtensor-run $PROG --np 1 --iters $ITERS --entry <name> (time of the entry function);"
-say "           calls = cblas_sgemm call sites in the lowered entry (0: loops)"
+say "           calls = GEMM call sites in the lowered entry; kernel = their callee"
+say "           (blas: cblas_sgemm, dtrt: the runtime's dtrt_sgemm_small, loops: no call)"
 say "direct:    $BLAS_BIN $ITERS SPEC (the same cblas_sgemm calls on the same layouts, beta 0,"
 say "           preallocated buffers; and into a fresh result each time, as a compiled entry does)"
 say ""
 
-FMT='%-16s | %5s | %6s | %12s | %14s | %11s | %13s | %6s | %14s\n'
+FMT='%-16s | %5s | %6s | %6s | %12s | %14s | %11s | %13s | %6s | %14s\n'
 # shellcheck disable=SC2059
 {
-  printf "$FMT" spec calls GFLOP "generated ms" "generated GF/s" "OpenBLAS ms" "OpenBLAS GF/s" ratio "BLAS fresh ms"
-  printf "$FMT" ---------------- ----- ------ ------------ -------------- ----------- ------------- ------ --------------
+  printf "$FMT" spec calls kernel GFLOP "generated ms" "generated GF/s" "OpenBLAS ms" "OpenBLAS GF/s" ratio "BLAS fresh ms"
+  printf "$FMT" ---------------- ----- ------ ------ ------------ -------------- ----------- ------------- ------ --------------
 } | tee -a "$REPORT"
 for s in $SHAPES; do
   log="$OUT/matmul_${s//:/_}.log"
@@ -223,17 +250,19 @@ for s in $SHAPES; do
       f_ms=$(awk -v a="$f_ms" -v b="$tf" 'BEGIN {print (a == "-" || b + 0 < a + 0) ? b : a}')
     fi
   done
-  awk -v s="$s" -v c="$(calls_of "$s")" -v fl="$(flop_of "$s")" -v g="$g_ms" -v b="$b_ms" -v f="$f_ms" -v fmt="$FMT" 'BEGIN {
+  read -r ncalls kernel <<<"$(calls_of "$s")"
+  awk -v s="$s" -v c="$ncalls" -v k="$kernel" -v fl="$(flop_of "$s")" -v g="$g_ms" -v b="$b_ms" -v f="$f_ms" -v fmt="$FMT" 'BEGIN {
     gg = (g ~ /^[0-9.]+$/ && g > 0) ? fl / (g / 1e3) : -1
     bb = (b ~ /^[0-9.]+$/ && b > 0) ? fl / (b / 1e3) : -1
-    printf fmt, s, c, sprintf("%.2f", fl),
+    printf fmt, s, c, k, sprintf("%.2f", fl),
       (gg < 0 ? "-" : sprintf("%.2f", g)), (gg < 0 ? "-" : sprintf("%.1f", gg)),
       (bb < 0 ? "-" : sprintf("%.2f", b)), (bb < 0 ? "-" : sprintf("%.1f", bb)),
       (gg < 0 || bb < 0 ? "-" : sprintf("%.2f", gg / bb)),
       (f ~ /^[0-9.]+$/ ? sprintf("%.2f", f) : "-") }' | tee -a "$REPORT"
 done
 say ""
-say "ratio = generated / OpenBLAS GFLOP/s (1.00 = no overhead around the sgemm calls)"
+say "ratio = generated / OpenBLAS GFLOP/s (blas: 1.00 = no overhead around the sgemm calls;"
+say "dtrt: the runtime's small-GEMM kernel against OpenBLAS on the same products)"
 say "BLAS fresh ms: matmul_blas.c making the same calls into a freshly malloc'ed result each time"
 say "(what the compiled entry does): the part of a gap that is first touch of a fresh result"
 say "buffer rather than the compiled code itself"

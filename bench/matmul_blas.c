@@ -1,6 +1,7 @@
 /* matmul_blas.c - time OpenBLAS cblas_sgemm called directly (bench/matmul.sh).
  *
  * Usage: matmul_blas ITERS SPEC [SPEC ...]
+ *        matmul_blas --core   prints the OpenBLAS core type in use
  *   SPEC is one of the contractions of bench/matmul.sh, f32, alpha 1:
  *     MxKxN        C[M, N] = A[M, K] B[K, N], row-major, no transposes
  *     MxKxN:nt     C[M, N] = A[M, K] B[N, K]^T (CblasTrans, ldb = K)
@@ -133,7 +134,14 @@ static double flops(const struct spec *sp) {
   return 2.0 * (double)(sp->b * sp->h) * (double)sp->t * (double)sp->t * (double)sp->d;
 }
 
+/* OpenBLAS's name of the kernels it chose (DYNAMIC_ARCH builds). */
+char *openblas_get_corename(void);
+
 int main(int argc, char **argv) {
+  if (argc == 2 && strcmp(argv[1], "--core") == 0) {
+    printf("%s\n", openblas_get_corename());
+    return 0;
+  }
   if (argc < 3) {
     fprintf(stderr, "usage: %s ITERS SPEC [SPEC ...]\n", argv[0]);
     return 2;

@@ -1,5 +1,5 @@
-// RUN: dtensor-opt %s -split-input-file --dtensor-linalg-to-blas -cse | FileCheck %s
-// RUN: dtensor-opt %s -split-input-file --dtensor-linalg-to-blas=fold-zero-fill=false -cse | FileCheck %s --check-prefix=NOFOLD
+// RUN: dtensor-opt %s -split-input-file --dtensor-linalg-to-blas=small-gemm-macs=0 -cse | FileCheck %s
+// RUN: dtensor-opt %s -split-input-file --dtensor-linalg-to-blas="fold-zero-fill=false small-gemm-macs=0" -cse | FileCheck %s --check-prefix=NOFOLD
 
 // NOFOLD-LABEL: func.func @beta_zero_fill
 // NOFOLD: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32

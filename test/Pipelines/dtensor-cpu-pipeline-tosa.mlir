@@ -5,10 +5,11 @@
 
 // A sharded batch: the partitioned tosa ops have local shapes (2 of 8
 // batches) when they are converted; tosa.matmul (a linalg.batch_matmul)
-// is a loop of cblas_sgemm calls, the bias add a loop.
+// is a loop of GEMM calls (16x32x24 per batch: the runtime's small-GEMM
+// kernel), the bias add a loop.
 // CHECK-LABEL: llvm.func @matmul_add
 // CHECK-NOT: tosa.
-// CHECK: llvm.call @cblas_sgemm
+// CHECK: llvm.call @dtrt_sgemm_small
 // CHECK: {{llvm.fadd|llvm.intr.vector.reduce.fadd|llvm.intr.fmuladd}}
 // CHECK: llvm.return
 dtensor.mesh @mesh = <["x" = 4]>

@@ -25,6 +25,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstring>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <fstream>
 #include <iterator>
@@ -267,6 +268,33 @@ struct Job {
 
 /// Starts mpirun with this executable as the ranks (--worker), its stderr
 /// (the banner) into the job directory.
+/// The OpenBLAS core type the ranks should use, or null to leave OpenBLAS's
+/// own choice. OpenBLAS 0.3.21 (Debian 12) does not know Intel CPUs newer
+/// than itself (Emerald Rapids, Intel family 6 model 0xCF, and later) and
+/// runs them on its Prescott (SSE3) kernels, 3 to 4 times slower than the
+/// AVX-512 ones the CPU can run. When the library reports that fallback on a
+/// CPU with AVX2, the ranks get the newest kernels the CPU runs. A core the
+/// user chose (OPENBLAS_CORETYPE) is kept.
+const char *blasCoreOverride() {
+  if (std::getenv("OPENBLAS_CORETYPE"))
+    return nullptr;
+  using CoreName = char *(*)();
+  auto coreName = reinterpret_cast<CoreName>(
+      dlsym(RTLD_DEFAULT, "openblas_get_corename"));
+  if (!coreName || llvm::StringRef(coreName()) != "Prescott")
+    return nullptr;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  // OpenBLAS's SkylakeX kernels use AVX-512 F, CD, BW, DQ and VL.
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
+      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+      __builtin_cpu_supports("avx512vl"))
+    return "SkylakeX";
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    return "Haswell";
+#endif
+  return nullptr;
+}
+
 Job startJob(const Options &options, int argc, char **argv) {
   Job job;
   job.numRanks = options.numRanks;
@@ -293,6 +321,8 @@ Job startJob(const Options &options, int argc, char **argv) {
   // One BLAS thread per rank unless the user says otherwise: ranks already
   // share the cores, and oversubscribed BLAS threads only contend.
   setenv("OPENBLAS_NUM_THREADS", "1", /*overwrite=*/0);
+  if (const char *core = blasCoreOverride())
+    setenv("OPENBLAS_CORETYPE", core, /*overwrite=*/0);
   // Open MPI 4.1's op/avx saturates i8/i16 sums; the runtime reduces those
   // with its own operation, and this keeps any other MPI_SUM exact too.
   setenv("OMPI_MCA_op", "^avx", /*overwrite=*/0);

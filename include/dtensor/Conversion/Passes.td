@@ -101,11 +101,24 @@ def DTensorLinalgToBLAS : Pass<"dtensor-linalg-to-blas", "::mlir::ModuleOp"> {
     products accumulate in f32 as on GPUs (OpenBLAS has no bf16/f16 GEMM).
     Other ops (integers, other mixed types, a body other than
     multiply-add, several k loops) are left to the loop lowering.
+
+    f32 GEMMs whose m, n and k are static with m * n * k at most
+    `small-gemm-macs` (default 2^22, e.g. attention's 128 x 128 x 64
+    products per batch and head) call the runtime's `dtrt_sgemm_small`
+    (`dtrt/dtrt_cpu.h`: the arguments of `cblas_sgemm`, a register-blocked
+    kernel for AVX-512, AVX2 or 128-bit vectors chosen at run time) instead:
+    OpenBLAS packs both operands and sets up its blocking on every call,
+    which costs it up to 1.4x on such products. The program then needs
+    libdtrt, as it does for its collectives.
   }];
   let options = [
     Option<"foldZeroFill", "fold-zero-fill", "bool", /*default=*/"true",
            "call with beta = 0 (and erase the fill) when the output holds "
-           "zeros">
+           "zeros">,
+    Option<"smallGemmMacs", "small-gemm-macs", "int64_t",
+           /*default=*/"4194304",
+           "f32 GEMMs of static sizes with at most this many multiply-adds "
+           "per call call dtrt_sgemm_small instead of BLAS (0: never)">
   ];
   let statistics = [
     Statistic<"numGemms", "gemms", "contractions rewritten into CBLAS calls">,
@@ -114,7 +127,9 @@ def DTensorLinalgToBLAS : Pass<"dtensor-linalg-to-blas", "::mlir::ModuleOp"> {
     Statistic<"numErasedFills", "erased-fills",
               "zero fills and copies of zeros erased">,
     Statistic<"numPacked", "packed",
-              "contractions whose operands were packed for one GEMM">
+              "contractions whose operands were packed for one GEMM">,
+    Statistic<"numSmall", "small",
+              "contractions calling the runtime's small-GEMM kernel">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
@@ -236,7 +251,9 @@ def DTensorLinalgToCuBLASLt
     Statistic<"numErasedFills", "erased-fills",
               "zero fills and copies of zeros erased">,
     Statistic<"numPacked", "packed",
-              "contractions whose operands were packed for one GEMM">
+              "contractions whose operands were packed for one GEMM">,
+    Statistic<"numSmall", "small",
+              "contractions calling the runtime's small-GEMM kernel">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",

@@ -84,6 +84,8 @@ struct GemmPlan {
   bool guarded = false;
   /// The output holds zeros before the op: beta = 0.
   bool betaZero = false;
+  /// Calls the runtime's small-GEMM kernel instead of BLAS.
+  bool small = false;
 };
 
 /// True if `body` computes exactly `acc + a * b` (in any operand order) of
@@ -503,11 +505,30 @@ void GemmEmitter::emit(func::FuncOp callee) {
   rewriter.eraseOp(plan.op);
 }
 
-/// The declaration of cblas_sgemm/dgemm in `root`, created if absent; null
-/// (after a diagnostic) if the symbol exists with another type.
+/// True if `plan` is an f32 GEMM of static sizes with at most `maxMacs`
+/// multiply-adds per call: the runtime's kernel beats BLAS there.
+bool isSmallGemm(const GemmPlan &plan, int64_t maxMacs) {
+  if (!plan.elementType.isF32() || maxMacs <= 0)
+    return false;
+  int64_t m = plan.c.staticSize(plan.c.rowDim);
+  int64_t n = plan.c.staticSize(plan.c.colDim);
+  int64_t k = plan.a.staticSize(plan.a.colDim);
+  if (m == kDynamic || n == kDynamic || k == kDynamic)
+    return false;
+  // m and n fit in 32 bits (checkLeadingDim): m * n does in 64.
+  int64_t mn = m * n;
+  return mn <= maxMacs && (mn == 0 || k <= maxMacs / mn);
+}
+
+/// The declaration of the callee of `plan` in `root` (cblas_sgemm/dgemm or
+/// dtrt_sgemm_small, one signature), created if absent; null (after a
+/// diagnostic) if the symbol exists with another type.
 func::FuncOp getOrCreateCallee(RewriterBase &rewriter, Operation *root,
-                               FloatType elt) {
-  StringRef name = elt.isF32() ? "cblas_sgemm" : "cblas_dgemm";
+                               const GemmPlan &plan) {
+  FloatType elt = plan.elementType;
+  StringRef name = plan.small       ? "dtrt_sgemm_small"
+                   : elt.isF32() ? "cblas_sgemm"
+                                 : "cblas_dgemm";
   auto type = rewriter.getFunctionType(
       GemmEmitter::calleeArgTypes(rewriter.getContext(), elt), {});
   Operation *existing = SymbolTable::lookupSymbolIn(root, name);
@@ -516,7 +537,7 @@ func::FuncOp getOrCreateCallee(RewriterBase &rewriter, Operation *root,
     return fn;
   if (existing) {
     existing->emitError() << "symbol @" << name
-                          << " exists but is not the CBLAS function " << type;
+                          << " exists but is not the GEMM function " << type;
     return nullptr;
   }
   OpBuilder::InsertionGuard guard(rewriter);
@@ -576,6 +597,7 @@ void packContractions(Operation *root, bool foldZeroFill,
 
 LogicalResult mlir::dtensor::convertLinalgToBLAS(Operation *root,
                                                  bool foldZeroFill,
+                                                 int64_t smallGemmMacs,
                                                  LinalgToBLASStats &stats) {
   packContractions(root, foldZeroFill, stats);
   // Decide everything on the unchanged IR, in program order, where the
@@ -593,14 +615,16 @@ LogicalResult mlir::dtensor::convertLinalgToBLAS(Operation *root,
       if (!plan->guarded)
         dead.insert(erasable.begin(), erasable.end());
     }
+    plan->small = isSmallGemm(*plan, smallGemmMacs);
     plans.push_back(std::move(*plan));
   });
   IRRewriter rewriter(root->getContext());
   for (GemmPlan &plan : plans) {
-    func::FuncOp callee = getOrCreateCallee(rewriter, root, plan.elementType);
+    func::FuncOp callee = getOrCreateCallee(rewriter, root, plan);
     if (!callee)
       return failure();
     ++stats.gemms;
+    stats.small += plan.small;
     stats.batched += !plan.loops.empty();
     stats.betaZero += plan.betaZero;
     GemmEmitter(rewriter, plan).emit(callee);
@@ -618,14 +642,15 @@ struct LinalgToBLASPass
 
   void runOnOperation() override {
     dtensor::LinalgToBLASStats stats;
-    if (failed(
-            dtensor::convertLinalgToBLAS(getOperation(), foldZeroFill, stats)))
+    if (failed(dtensor::convertLinalgToBLAS(getOperation(), foldZeroFill,
+                                            smallGemmMacs, stats)))
       return signalPassFailure();
     numGemms += stats.gemms;
     numBatched += stats.batched;
     numBetaZero += stats.betaZero;
     numErasedFills += stats.erasedFills;
     numPacked += stats.packed;
+    numSmall += stats.small;
   }
 };
 } // namespace

@@ -23,6 +23,8 @@ struct LinalgToBLASStats {
   int64_t erasedFills = 0;
   /// Contractions whose operands were packed into GEMM layouts first.
   int64_t packed = 0;
+  /// Contractions that call the runtime's small-GEMM kernel instead.
+  int64_t small = 0;
 };
 
 /// Rewrites every linalg op nested in `root` that is a (batched) GEMM on
@@ -34,9 +36,13 @@ struct LinalgToBLASStats {
 /// filled so, with no write in between) is called with beta = 0 and the
 /// fill or copy is erased when nothing else reads it. The declarations of
 /// the CBLAS functions are added to `root`, which must be a symbol table.
+/// f32 GEMMs of static sizes with at most `smallGemmMacs` multiply-adds per
+/// call (and m * n at most that) call the runtime's `dtrt_sgemm_small`
+/// (dtrt/dtrt_cpu.h, same arguments) instead; 0 never does.
 /// Returns failure (with a diagnostic) if a symbol of that name exists with
 /// another type.
 LogicalResult convertLinalgToBLAS(Operation *root, bool foldZeroFill,
+                                  int64_t smallGemmMacs,
                                   LinalgToBLASStats &stats);
 
 } // namespace dtensor

@@ -89,8 +89,11 @@ void mlir::dtensor::buildCPUPipeline(OpPassManager &pm,
   // Free what the program allocates.
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
-  if (options.blas)
-    pm.addPass(dtensor::createDTensorLinalgToBLAS());
+  if (options.blas) {
+    dtensor::DTensorLinalgToBLASOptions blas;
+    blas.smallGemmMacs = options.smallGemmMacs;
+    pm.addPass(dtensor::createDTensorLinalgToBLAS(blas));
+  }
   if (options.vectorize) {
     dtensor::DTensorVectorizeOptions vectorize;
     vectorize.vectorSize = options.vectorSize;

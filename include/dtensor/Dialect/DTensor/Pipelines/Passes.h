@@ -28,6 +28,12 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("call cblas_?gemm for matmuls (the program must then be "
                      "linked with a CBLAS, e.g. OpenBLAS)"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> smallGemmMacs{
+      *this, "small-gemm-macs",
+      llvm::cl::desc("with blas, f32 GEMMs of static sizes with at most this "
+                     "many multiply-adds per call call the runtime's "
+                     "dtrt_sgemm_small instead (0: never)"),
+      llvm::cl::init(4194304)};
   PassOptions::Option<bool> vectorize{
       *this, "vectorize",
       llvm::cl::desc("fuse elementwise chains and vectorize the linalg ops "
