@@ -12,8 +12,9 @@ than the row, as strided views after bufferization). The output starts as a
 zero fill (beta = 0), a non-zero fill, or an input accumulator (beta = 1);
 f32 or f64. Then:
 
-  1. dtensor-opt --dtensor-cpu-pipeline must call cblas_?gemm exactly when
-     the program has one k loop (two k loops stay loops): directly when
+  1. dtensor-opt --dtensor-cpu-pipeline must call a GEMM (cblas_?gemm, or
+     the runtime's dtrt_sgemm_small for small f32 ones) exactly when the
+     program has one k loop (two k loops stay loops): directly when
      some choice of one m and one n loop gives each operand a unit stride
      on one of its two GEMM dims, else after packing the operands (copies
      laid out as the GEMM reads them; counted as "packed");
@@ -251,9 +252,9 @@ def check(case, opt, runner, work, runner_args=()):
     rc, out = run([opt, path, "--dtensor-cpu-pipeline"])
     if rc != 0:
         return "dtensor-opt failed: " + out.strip().splitlines()[0]
-    calls = out.count("llvm.call @cblas_")
+    calls = out.count("llvm.call @cblas_") + out.count("llvm.call @dtrt_sgemm_small")
     if (calls > 0) != case.expect_blas:
-        return "%d cblas calls, expected %s" % (calls, "some" if case.expect_blas else "none")
+        return "%d GEMM calls, expected %s" % (calls, "some" if case.expect_blas else "none")
     values = case.inputs(random.Random(case.seed + 1000))
     files = []
     for i, v in enumerate(values):
