@@ -1,6 +1,7 @@
 //===- FakeTensorAnalysis.cpp - metadata-only sharding analysis -----------===//
 
 #include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
+#include "dtensor/Dialect/DTensor/Analysis/RuleEquivalence.h"
 #include "dtensor/Dialect/DTensor/Analysis/ExecutionCount.h"
 #include "dtensor/Dialect/DTensor/Analysis/GlobalPlanner.h"
 #include "dtensor/Dialect/DTensor/Analysis/MemoryBudget.h"
@@ -323,15 +324,23 @@ public:
   llvm::SmallVector<int64_t, 4> meshShape;
   /// The ops making created values, in walk order.
   llvm::SmallVector<Operation *> createdOps;
-  /// The candidate making a created value in each placement asked for,
-  /// null if it cannot be made there.
-  llvm::DenseMap<
-      Operation *,
-      llvm::SmallVector<std::pair<Placements, const ShardingCandidate *>, 1>>
-      creations;
+  /// The candidate making a created value in a placement, null if the
+  /// op's rule cannot make it there: one entry per rule-equivalent op
+  /// (`isSameRuleInput`) and placement, since a long program's layers
+  /// create the same few values. Every propagation adds to it.
+  struct Creation {
+    Operation *op;
+    Placements target;
+    const ShardingCandidate *candidate;
+  };
+  llvm::DenseMap<llvm::hash_code, llvm::SmallVector<Creation, 1>> creations;
+  /// The entry for `op` and `target`, null if none yet.
+  const Creation *findCreation(Operation *op, const Placements &target,
+                               llvm::hash_code &hash) const;
   /// The sizes of the first propagation's maps.
   size_t numTensors = 0, numRequired = 0;
-  /// False once the first propagation is over: replays only read.
+  /// False once the first propagation is over: replays read `choices`
+  /// (and add to `creations`).
   bool recording = true;
 
   /// `c`, stored once: the ops making created values in a long program
@@ -365,6 +374,21 @@ const ShardingCandidate *PropagationMemo::intern(ShardingCandidate c) {
         known->excludedFromCost == c.excludedFromCost)
       return known;
   return bucket.emplace_back(&storage.emplace_back(std::move(c)));
+}
+
+const PropagationMemo::Creation *
+PropagationMemo::findCreation(Operation *op, const Placements &target,
+                              llvm::hash_code &hash) const {
+  hash = llvm::hash_combine(hashRuleInput(op),
+                            llvm::hash_combine_range(target.begin(),
+                                                     target.end()));
+  auto it = creations.find(hash);
+  if (it == creations.end())
+    return nullptr;
+  for (const Creation &c : it->second)
+    if (c.target == target && isSameRuleInput(op, c.op))
+      return &c;
+  return nullptr;
 }
 
 /// Walks one function in program order, choosing a strategy per op.
@@ -425,9 +449,9 @@ private:
   /// Gives a created value (constant, empty, fill) the placements all its
   /// users need, so it is built in place instead of redistributed.
   void adoptUserPlacements();
-  /// The candidate making the created value of `op` in `target` (the
-  /// first propagation's, or one made in `local`); null if it cannot be
-  /// made there.
+  /// The candidate making the created value of `op` in `target`: the
+  /// memo's for a rule-equivalent op, else one made in `local` (and kept in
+  /// the memo); null if it cannot be made there.
   const ShardingCandidate *
   getCreationChoice(Operation *op, const Placements &target,
                     std::optional<ShardingCandidate> &local);
@@ -1015,10 +1039,8 @@ void FunctionPropagator::adoptUserPlacements() {
       if (op->getNumResults() == 1 && isCreatedValue(op->getResult(0)))
         walked.push_back(op);
     });
-    if (memo) {
+    if (memo)
       memo->createdOps = walked;
-      memo->creations.reserve(walked.size());
-    }
   }
   llvm::ArrayRef<Operation *> created = memo && !memo->recording
                                             ? llvm::ArrayRef(memo->createdOps)
@@ -1054,25 +1076,24 @@ void FunctionPropagator::adoptUserPlacements() {
 const ShardingCandidate *
 FunctionPropagator::getCreationChoice(Operation *op, const Placements &target,
                                       std::optional<ShardingCandidate> &local) {
-  if (memo) {
-    // Replays read what the first propagation made; they make their own
-    // in `local`.
-    auto it = memo->creations.find(op);
-    if (it != memo->creations.end())
-      for (auto &[ps, c] : it->second)
-        if (ps == target)
-          return c;
-  }
-  if (canCreateIn(op->getResult(0), target))
-    if (FailureOr<ShardingCandidate> c =
-            getCreationCandidate(op, plan.meshShape, target);
-        succeeded(c))
-      local = std::move(*c);
-  if (!memo || !memo->recording)
+  // Whether the value can be made there depends on the value (a fill of
+  // zeros may be P(sum)); how, only on the op's rule.
+  if (!canCreateIn(op->getResult(0), target))
+    return nullptr;
+  llvm::hash_code hash;
+  if (memo)
+    if (const PropagationMemo::Creation *known =
+            memo->findCreation(op, target, hash))
+      return known->candidate;
+  if (FailureOr<ShardingCandidate> c =
+          getCreationCandidate(op, plan.meshShape, target);
+      succeeded(c))
+    local = std::move(*c);
+  if (!memo)
     return local ? &*local : nullptr;
   const ShardingCandidate *c =
       local ? memo->intern(std::move(*local)) : nullptr;
-  memo->creations[op].emplace_back(target, c);
+  memo->creations[hash].push_back({op, target, c});
   return c;
 }
 

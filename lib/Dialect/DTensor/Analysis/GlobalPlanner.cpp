@@ -19,6 +19,7 @@
 #include "dtensor/Dialect/DTensor/Analysis/GlobalPlanner.h"
 #include "dtensor/Dialect/DTensor/Analysis/ExecutionCount.h"
 #include "dtensor/Dialect/DTensor/Analysis/RegionEdges.h"
+#include "dtensor/Dialect/DTensor/Analysis/RuleEquivalence.h"
 #include "dtensor/Support/CostModel.h"
 #include "dtensor/Support/MemoryPeak.h"
 #include "dtensor/Support/MinSumElimination.h"
@@ -686,42 +687,10 @@ bool Planner::buildCandidateList(Operation *op,
   return shared;
 }
 
-namespace {
-/// True if `a` and `b` differ at most in the tensor values they read (of
-/// the same types): their sharding rules, which see operands only through
-/// their types and placements, offer the same strategies.
-bool isSameRuleInput(Operation *a, Operation *b) {
-  // Values of the regions found equivalent so far (a few: no allocation).
-  llvm::SmallDenseMap<Value, Value, 8> inner;
-  auto sameOperand = [&](Value x, Value y) {
-    if (x == y || inner.lookup(x) == y)
-      return success();
-    for (auto [u, v] : llvm::zip(a->getOperands(), b->getOperands()))
-      if (u == x && v == y)
-        return success(isa<TensorType>(x.getType()) &&
-                       x.getType() == y.getType());
-    // A value captured by a region must be the same one.
-    return failure();
-  };
-  auto markSame = [&](Value x, Value y) { inner.try_emplace(x, y); };
-  return a->getNumOperands() == b->getNumOperands() &&
-         OperationEquivalence::isEquivalentTo(
-             a, b, sameOperand, markSame,
-             OperationEquivalence::IgnoreLocations);
-}
-} // namespace
-
 const std::vector<ShardingCandidate> *
 Planner::getAllCandidates(Operation *op, llvm::ArrayRef<Placements> current) {
   // A long program repeats a few ops (its layers): their rules run once.
-  llvm::hash_code hash = OperationEquivalence::computeHash(
-      op,
-      [](Value v) {
-        return isa<TensorType>(v.getType()) ? hash_value(v.getType())
-                                            : hash_value(v);
-      },
-      OperationEquivalence::ignoreHashValue,
-      OperationEquivalence::IgnoreLocations);
+  llvm::hash_code hash = hashRuleInput(op);
   for (const Placements &ps : current)
     hash = llvm::hash_combine(hash,
                               llvm::hash_combine_range(ps.begin(), ps.end()));

@@ -1,0 +1,40 @@
+//===- RuleEquivalence.cpp - ops whose sharding rules see the same input --===//
+
+#include "dtensor/Dialect/DTensor/Analysis/RuleEquivalence.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OperationSupport.h"
+#include "llvm/ADT/DenseMap.h"
+
+using namespace mlir;
+
+llvm::hash_code mlir::dtensor::hashRuleInput(Operation *op) {
+  return OperationEquivalence::computeHash(
+      op,
+      [](Value v) {
+        return isa<TensorType>(v.getType()) ? hash_value(v.getType())
+                                            : hash_value(v);
+      },
+      OperationEquivalence::ignoreHashValue,
+      OperationEquivalence::IgnoreLocations);
+}
+
+bool mlir::dtensor::isSameRuleInput(Operation *a, Operation *b) {
+  // Values of the regions found equivalent so far (a few: no allocation).
+  llvm::SmallDenseMap<Value, Value, 8> inner;
+  auto sameOperand = [&](Value x, Value y) {
+    if (x == y || inner.lookup(x) == y)
+      return success();
+    for (auto [u, v] : llvm::zip(a->getOperands(), b->getOperands()))
+      if (u == x && v == y)
+        return success(isa<TensorType>(x.getType()) &&
+                       x.getType() == y.getType());
+    // A value captured by a region must be the same one.
+    return failure();
+  };
+  auto markSame = [&](Value x, Value y) { inner.try_emplace(x, y); };
+  return a->getNumOperands() == b->getNumOperands() &&
+         OperationEquivalence::isEquivalentTo(
+             a, b, sameOperand, markSame,
+             OperationEquivalence::IgnoreLocations);
+}
