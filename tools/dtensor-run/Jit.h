@@ -48,11 +48,11 @@ compileModule(mlir::ModuleOp module, llvm::StringRef entry, bool partition,
               const Options &options, llvm::StringRef lowering = {});
 
 /// Whether the programs that compileModule lowers for `options` return
-/// result buffers of their own, malloc'ed (the CPU pipeline: its buffer
-/// deallocation gives each returned buffer to the caller), which callEntry
-/// may then free.
+/// result buffers of their own, malloc'ed (the CPU pipeline, whatever its
+/// options: its buffer deallocation gives each returned buffer to the
+/// caller), which callEntry may then free.
 inline bool ownsResults(const Options &options) {
-  return options.lowering == kCPULowering;
+  return llvm::StringRef(options.lowering).starts_with("dtensor-cpu-pipeline");
 }
 
 /// Calls `entry` `iters` times on `inputs`; returns the outputs of the last
