@@ -9,10 +9,12 @@
 |* MR x NR block of C in registers while it walks k.                          *|
 |*                                                                            *|
 |* The kernel is chosen once per process from the CPU's features: AVX-512F,   *|
-|* AVX2 with FMA, or a portable 128-bit vector form (SSE2, NEON). The         *|
-|* environment variable DTRT_SMALL_GEMM_ISA=generic|avx2|avx512 forces one    *|
-|* that the CPU supports (tests; an unsupported choice falls back to the      *|
-|* best one).                                                                 *|
+|* AVX2 with FMA, or a portable 128-bit vector form (SSE2, NEON). On a CPU    *|
+|* with neither AVX2 nor AVX-512 the calls go to the process's cblas_sgemm    *|
+|* when one is loaded (a tuned BLAS beats the portable form), else to that    *|
+|* form. The environment variable DTRT_SMALL_GEMM_ISA=generic|avx2|avx512     *|
+|* forces a kernel the CPU supports (an unsupported one falls back to the     *|
+|* best), and DTRT_SMALL_GEMM_ISA=cblas the process's CBLAS (tests).          *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -42,7 +44,7 @@ DTRT_EXPORT void dtrt_sgemm_small(int32_t layout, int32_t transA,
                                   float beta, float *c, int32_t ldc);
 
 /// The name of the kernel dtrt_sgemm_small uses in this process: "avx512",
-/// "avx2" or "generic".
+/// "avx2", "generic", or "cblas" when it calls the process's cblas_sgemm.
 DTRT_EXPORT const char *dtrt_sgemm_small_isa(void);
 
 #if defined(__cplusplus)

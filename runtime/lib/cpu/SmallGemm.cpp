@@ -9,6 +9,8 @@
 #include "SmallGemm.h"
 #include "dtrt/dtrt_cpu.h"
 
+#include <dlfcn.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -61,6 +63,30 @@ bool builtWith(GemmIsa isa) {
 #endif
   }
   return false;
+}
+
+/// `cblas_sgemm`'s type (32-bit integers, as the generated calls pass).
+using CblasSgemm = void (*)(int32_t, int32_t, int32_t, int32_t, int32_t,
+                            int32_t, float, const float *, int32_t,
+                            const float *, int32_t, float, float *, int32_t);
+
+/// The CBLAS the products go to instead of a kernel of this runtime: the
+/// process's `cblas_sgemm` when the CPU has no vector kernel here (a tuned
+/// BLAS beats the portable 128-bit one) or DTRT_SMALL_GEMM_ISA=cblas asks
+/// for it; null otherwise, or when no CBLAS is loaded.
+CblasSgemm chooseCblas() {
+  const char *forced = std::getenv("DTRT_SMALL_GEMM_ISA");
+  bool wanted = forced ? std::strcmp(forced, "cblas") == 0
+                       : !gemmIsaAvailable(GemmIsa::Avx2) &&
+                             !gemmIsaAvailable(GemmIsa::Avx512);
+  if (!wanted)
+    return nullptr;
+  return reinterpret_cast<CblasSgemm>(dlsym(RTLD_DEFAULT, "cblas_sgemm"));
+}
+
+CblasSgemm selectedCblas() {
+  static const CblasSgemm cblas = chooseCblas();
+  return cblas;
 }
 
 GemmIsa chooseIsa() {
@@ -155,6 +181,9 @@ extern "C" void dtrt_sgemm_small(int32_t layout, int32_t transA,
                                  int32_t k, float alpha, const float *a,
                                  int32_t lda, const float *b, int32_t ldb,
                                  float beta, float *c, int32_t ldc) {
+  if (CblasSgemm cblas = selectedCblas())
+    return cblas(layout, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta,
+                 c, ldc);
   // Column-major C = op(A) op(B) is row-major C^T = op(B)^T op(A)^T.
   if (layout == kColMajor) {
     std::swap(transA, transB);
@@ -180,5 +209,5 @@ extern "C" void dtrt_sgemm_small(int32_t layout, int32_t transA,
 }
 
 extern "C" const char *dtrt_sgemm_small_isa(void) {
-  return gemmIsaName(selectedGemmIsa());
+  return selectedCblas() ? "cblas" : gemmIsaName(selectedGemmIsa());
 }
