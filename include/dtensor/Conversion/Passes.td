@@ -251,9 +251,7 @@ def DTensorLinalgToCuBLASLt
     Statistic<"numErasedFills", "erased-fills",
               "zero fills and copies of zeros erased">,
     Statistic<"numPacked", "packed",
-              "contractions whose operands were packed for one GEMM">,
-    Statistic<"numSmall", "small",
-              "contractions calling the runtime's small-GEMM kernel">
+              "contractions whose operands were packed for one GEMM">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
