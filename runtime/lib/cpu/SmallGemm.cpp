@@ -45,25 +45,24 @@ bool cpuHas(GemmIsa isa) {
 #endif
 }
 
-bool builtWith(GemmIsa isa) {
-  switch (isa) {
-  case GemmIsa::Generic:
-    return true;
-  case GemmIsa::Avx2:
+/// The kernel of each instruction set, in `GemmIsa` order; null where this
+/// build has none.
+using Kernel = void (*)(const GemmArgs &);
+constexpr Kernel kKernels[] = {
+    &smallSgemmGeneric,
 #if defined(DTRT_HAS_AVX2_GEMM)
-    return true;
+    &smallSgemmAvx2,
 #else
-    return false;
+    nullptr,
 #endif
-  case GemmIsa::Avx512:
 #if defined(DTRT_HAS_AVX512_GEMM)
-    return true;
+    &smallSgemmAvx512,
 #else
-    return false;
+    nullptr,
 #endif
-  }
-  return false;
-}
+};
+
+Kernel kernelOf(GemmIsa isa) { return kKernels[static_cast<int>(isa)]; }
 
 /// `cblas_sgemm`'s type (32-bit integers, as the generated calls pass).
 using CblasSgemm = void (*)(int32_t, int32_t, int32_t, int32_t, int32_t,
@@ -123,7 +122,7 @@ const char *gemmIsaName(GemmIsa isa) {
   return "generic";
 }
 
-bool gemmIsaAvailable(GemmIsa isa) { return builtWith(isa) && cpuHas(isa); }
+bool gemmIsaAvailable(GemmIsa isa) { return kernelOf(isa) && cpuHas(isa); }
 
 GemmIsa selectedGemmIsa() {
   static const GemmIsa isa = chooseIsa();
@@ -153,23 +152,8 @@ void smallSgemm(GemmIsa isa, const GemmArgs &g) {
     return;
   if (g.k <= 0 || g.alpha == 0.0f)
     return scaleC(g);
-  switch (isa) {
-  case GemmIsa::Avx512:
-#if defined(DTRT_HAS_AVX512_GEMM)
-    return smallSgemmAvx512(g);
-#else
-    break;
-#endif
-  case GemmIsa::Avx2:
-#if defined(DTRT_HAS_AVX2_GEMM)
-    return smallSgemmAvx2(g);
-#else
-    break;
-#endif
-  case GemmIsa::Generic:
-    break;
-  }
-  smallSgemmGeneric(g);
+  Kernel kernel = kernelOf(isa);
+  (kernel ? kernel : &smallSgemmGeneric)(g);
 }
 
 } // namespace dtrt::cpu
