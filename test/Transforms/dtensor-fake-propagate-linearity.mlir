@@ -102,3 +102,32 @@ func.func @plus_one(%x: tensor<16xf32> {dtensor.spec = #dtensor.spec<@mesh, [P(s
   } -> tensor<16xf32>
   return %y : tensor<16xf32>
 }
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+dtensor.mesh @mesh = <["x" = 4]>
+
+// Two generics of the same types whose bodies differ: 2x is linear, x*x is
+// not. Their rules see different input, so the rule classes that the global
+// planner and the propagation's memo share keep them apart: only the
+// square reduces its input first, though both results are returned P(sum).
+// CHECK-LABEL: func.func @double_and_square
+// CHECK: %[[R:.*]] = dtensor.redistribute %arg0 to #dtensor.spec<@mesh, [R]>
+// CHECK: linalg.generic {{.*}} ins(%arg0 : {{.*}} {dtensor.specs = [#dtensor.spec<@mesh, [P(sum)]>]}
+// CHECK: linalg.generic {{.*}} ins(%[[R]] : {{.*}} {dtensor.specs = [#dtensor.spec<@mesh, [R]>]}
+func.func @double_and_square(%x: tensor<16xf32> {dtensor.spec = #dtensor.spec<@mesh, [P(sum)]>}) -> (tensor<16xf32> {dtensor.spec = #dtensor.spec<@mesh, [P(sum)]>}, tensor<16xf32> {dtensor.spec = #dtensor.spec<@mesh, [P(sum)]>}) {
+  %e = tensor.empty() : tensor<16xf32>
+  %d = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : tensor<16xf32>) outs(%e : tensor<16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %two = arith.constant 2.0 : f32
+    %m = arith.mulf %in, %two : f32
+    linalg.yield %m : f32
+  } -> tensor<16xf32>
+  %s = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : tensor<16xf32>) outs(%e : tensor<16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.mulf %in, %in : f32
+    linalg.yield %m : f32
+  } -> tensor<16xf32>
+  return %d, %s : tensor<16xf32>, tensor<16xf32>
+}

@@ -303,6 +303,18 @@ SpecAttr FunctionPlan::getSpecAttr(llvm::ArrayRef<Placement> ps) const {
 namespace mlir {
 namespace dtensor {
 
+/// An op making a created value, with what the propagations of its
+/// function have found out about it so far.
+struct CreatedOp {
+  Operation *op;
+  /// Its rule class (`PropagationMemo::getRuleClasses`), -1 until asked
+  /// for.
+  int cls = -1;
+  /// Whether its value is zeros or undefined (`isZeroOrUndef`), -1 until
+  /// asked for.
+  int8_t zeroOrUndef = -1;
+};
+
 /// What the first propagation of a function chose for each op with a
 /// sharding rule, and the operand placements it chose from. A replay under
 /// forced strategies (the global plans) reuses the choice of an op it does
@@ -310,6 +322,10 @@ namespace dtensor {
 /// pins and the choice rule would give the same candidate again.
 class PropagationMemo {
 public:
+  /// Starts grouping the ops of `func` by rule (`RuleClasses`) on another
+  /// thread where the context has one.
+  explicit PropagationMemo(FunctionOpInterface func);
+
   struct Choice {
     /// The operand placements (ops making created values read few tensors).
     llvm::SmallVector<Placements, 2> current;
@@ -323,20 +339,17 @@ public:
   MeshOp mesh;
   llvm::SmallVector<int64_t, 4> meshShape;
   /// The ops making created values, in walk order.
-  llvm::SmallVector<Operation *> createdOps;
-  /// The candidate making a created value in a placement, null if the
-  /// op's rule cannot make it there: one entry per rule-equivalent op
-  /// (`isSameRuleInput`) and placement, since a long program's layers
-  /// create the same few values. Every propagation adds to it.
-  struct Creation {
-    Operation *op;
-    Placements target;
-    const ShardingCandidate *candidate;
-  };
-  llvm::DenseMap<llvm::hash_code, llvm::SmallVector<Creation, 1>> creations;
-  /// The entry for `op` and `target`, null if none yet.
-  const Creation *findCreation(Operation *op, const Placements &target,
-                               llvm::hash_code &hash) const;
+  std::vector<CreatedOp> createdOps;
+  /// The candidate making a created value in each placement asked for so
+  /// far, null if the rule cannot make it there: one list per rule class,
+  /// since a long program's layers create the same few values. Every
+  /// propagation adds to it.
+  using Creations =
+      llvm::SmallVector<std::pair<Placements, const ShardingCandidate *>, 2>;
+  Creations &getCreations(CreatedOp &c);
+  /// The rule classes of the function's ops (waits for them if they are
+  /// being built). The global planner reads them too.
+  const RuleClasses &getRuleClasses();
   /// The sizes of the first propagation's maps.
   size_t numTensors = 0, numRequired = 0;
   /// False once the first propagation is over: replays read `choices`
@@ -349,6 +362,12 @@ public:
   const ShardingCandidate *intern(ShardingCandidate c);
 
 private:
+  FunctionOpInterface func;
+  std::vector<Creations> creations;
+  std::optional<RuleClasses> ruleClasses;
+  /// The task building `ruleClasses`; declared after it, so destroyed (and
+  /// waited for) first.
+  std::optional<llvm::ThreadPoolTaskGroup> building;
   /// The interned candidates by the hash of their placements.
   llvm::DenseMap<llvm::hash_code,
                  llvm::SmallVector<const ShardingCandidate *, 1>>
@@ -376,19 +395,35 @@ const ShardingCandidate *PropagationMemo::intern(ShardingCandidate c) {
   return bucket.emplace_back(&storage.emplace_back(std::move(c)));
 }
 
-const PropagationMemo::Creation *
-PropagationMemo::findCreation(Operation *op, const Placements &target,
-                              llvm::hash_code &hash) const {
-  hash = llvm::hash_combine(hashRuleInput(op),
-                            llvm::hash_combine_range(target.begin(),
-                                                     target.end()));
-  auto it = creations.find(hash);
-  if (it == creations.end())
-    return nullptr;
-  for (const Creation &c : it->second)
-    if (c.target == target && isSameRuleInput(op, c.op))
-      return &c;
-  return nullptr;
+PropagationMemo::PropagationMemo(FunctionOpInterface func) : func(func) {
+  MLIRContext *ctx = func.getContext();
+  if (!ctx->isMultithreadingEnabled() ||
+      ctx->getThreadPool().getMaxConcurrency() < 2)
+    return;
+  building.emplace(ctx->getThreadPool());
+  building->async(
+      [this] { ruleClasses.emplace(this->func.getFunctionBody()); });
+}
+
+const RuleClasses &PropagationMemo::getRuleClasses() {
+  if (building) {
+    building->wait();
+    building.reset();
+  }
+  if (!ruleClasses)
+    ruleClasses.emplace(func.getFunctionBody());
+  return *ruleClasses;
+}
+
+PropagationMemo::Creations &PropagationMemo::getCreations(CreatedOp &c) {
+  if (c.cls < 0) {
+    const RuleClasses &classes = getRuleClasses();
+    c.cls = classes.lookup(c.op);
+    // Every op making a created tensor has a rule.
+    assert(c.cls >= 0 && "a created value's op has no rule class");
+    creations.resize(classes.size());
+  }
+  return creations[c.cls];
 }
 
 /// Walks one function in program order, choosing a strategy per op.
@@ -449,11 +484,11 @@ private:
   /// Gives a created value (constant, empty, fill) the placements all its
   /// users need, so it is built in place instead of redistributed.
   void adoptUserPlacements();
-  /// The candidate making the created value of `op` in `target`: the
+  /// The candidate making the created value of `created` in `target`: the
   /// memo's for a rule-equivalent op, else one made in `local` (and kept in
   /// the memo); null if it cannot be made there.
   const ShardingCandidate *
-  getCreationChoice(Operation *op, const Placements &target,
+  getCreationChoice(CreatedOp &created, const Placements &target,
                     std::optional<ShardingCandidate> &local);
 
   /// Records the placements of a tensor value.
@@ -1032,37 +1067,37 @@ LogicalResult FunctionPropagator::visitReturn(Operation *op) {
 }
 
 void FunctionPropagator::adoptUserPlacements() {
-  // Later values first: a fill is settled before the value it fills.
-  llvm::SmallVector<Operation *> walked;
+  // A replay reads the created ops the first propagation found.
+  std::vector<CreatedOp> walked;
+  std::vector<CreatedOp> &created = memo ? memo->createdOps : walked;
   if (!memo || memo->recording) {
+    created.clear();
     func.getFunctionBody().walk([&](Operation *op) {
       if (op->getNumResults() == 1 && isCreatedValue(op->getResult(0)))
-        walked.push_back(op);
+        created.push_back({op});
     });
-    if (memo)
-      memo->createdOps = walked;
   }
-  llvm::ArrayRef<Operation *> created = memo && !memo->recording
-                                            ? llvm::ArrayRef(memo->createdOps)
-                                            : llvm::ArrayRef(walked);
-  for (Operation *op : llvm::reverse(created)) {
+  // Later values first: a fill is settled before the value it fills.
+  for (CreatedOp &entry : llvm::reverse(created)) {
+    Operation *op = entry.op;
     Value v = op->getResult(0);
-    if (!plan.lookup(v))
+    const FakeTensor *t = plan.lookup(v);
+    if (!t)
       continue;
-    std::optional<Placements> target;
+    const Placements *target = nullptr;
     bool unique = true;
     for (OpOperand &use : v.getUses()) {
       const Placements *req = plan.getRequiredPlacements(use);
-      const Placements &want = req ? *req : plan.lookup(v)->placements;
+      const Placements *want = req ? req : &t->placements;
       if (!target)
         target = want;
-      else if (*target != want)
+      else if (*target != *want)
         unique = false;
     }
-    if (!target || !unique || *target == plan.lookup(v)->placements)
+    if (!target || !unique || *target == t->placements)
       continue;
     std::optional<ShardingCandidate> local;
-    const ShardingCandidate *c = getCreationChoice(op, *target, local);
+    const ShardingCandidate *c = getCreationChoice(entry, *target, local);
     if (!c)
       continue;
     (void)set(v, *target);
@@ -1074,26 +1109,34 @@ void FunctionPropagator::adoptUserPlacements() {
 }
 
 const ShardingCandidate *
-FunctionPropagator::getCreationChoice(Operation *op, const Placements &target,
+FunctionPropagator::getCreationChoice(CreatedOp &created,
+                                      const Placements &target,
                                       std::optional<ShardingCandidate> &local) {
   // Whether the value can be made there depends on the value (a fill of
-  // zeros may be P(sum)); how, only on the op's rule.
-  if (!canCreateIn(op->getResult(0), target))
-    return nullptr;
-  llvm::hash_code hash;
-  if (memo)
-    if (const PropagationMemo::Creation *known =
-            memo->findCreation(op, target, hash))
-      return known->candidate;
+  // zeros may be P(sum)); how, only on the op's rule. `created` makes a
+  // created value (`canCreateIn`'s other half).
+  Operation *op = created.op;
+  if (createInNeedsZero(target)) {
+    if (created.zeroOrUndef < 0)
+      created.zeroOrUndef = isZeroOrUndef(op->getResult(0));
+    if (!created.zeroOrUndef)
+      return nullptr;
+  }
+  PropagationMemo::Creations *known =
+      memo ? &memo->getCreations(created) : nullptr;
+  if (known)
+    for (const auto &[ps, c] : *known)
+      if (ps == target)
+        return c;
   if (FailureOr<ShardingCandidate> c =
           getCreationCandidate(op, plan.meshShape, target);
       succeeded(c))
     local = std::move(*c);
-  if (!memo)
+  if (!known)
     return local ? &*local : nullptr;
   const ShardingCandidate *c =
       local ? memo->intern(std::move(*local)) : nullptr;
-  memo->creations[hash].push_back({op, target, c});
+  known->push_back({target, c});
   return c;
 }
 
@@ -1178,34 +1221,34 @@ std::unique_ptr<FunctionPlan> FakeTensorAnalysis::planGlobally(
   GlobalPlannerOptions plannerOptions;
   plannerOptions.exact = true;
   plannerOptions.conserveWork = options.strategy == StrategyMode::Global;
+  plannerOptions.ruleClasses = &memo.getRuleClasses();
   PlannerStats stats;
   // PyTorch's plan is priced with the cheapest steps; they are planned into
   // it only if it stays.
-  double bestCost = 0;
+  double pytorchCost = 0;
   auto pricePyTorch = [&] {
     completePyTorch();
-    bestCost = pytorch->computeMinCostCommCost();
+    pytorchCost = pytorch->computeMinCostCommCost();
   };
-  // The planner reads PyTorch's placements, `pricePyTorch` writes only the
-  // plan's lists and costs: on two threads where the context has them.
-  llvm::SmallVector<ForcedStrategies, 2> alternatives;
+  // The planner and the replays read PyTorch's placements; `pricePyTorch`
+  // writes only the plan's lists and costs: on two threads where the
+  // context has them.
   MLIRContext *ctx = func.getContext();
+  std::optional<llvm::ThreadPoolTaskGroup> tasks;
   if (ctx->isMultithreadingEnabled() &&
       ctx->getThreadPool().getMaxConcurrency() > 1) {
-    llvm::ThreadPoolTaskGroup tasks(ctx->getThreadPool());
-    tasks.async(pricePyTorch);
-    alternatives = planFunctionGlobally(func, *pytorch, plannerOptions, &stats);
-    tasks.wait();
+    tasks.emplace(ctx->getThreadPool());
+    tasks->async(pricePyTorch);
   } else {
     pricePyTorch();
-    alternatives = planFunctionGlobally(func, *pytorch, plannerOptions, &stats);
   }
+  llvm::SmallVector<ForcedStrategies, 2> alternatives =
+      planFunctionGlobally(func, *pytorch, plannerOptions, &stats);
   pytorch->plannerStats = stats;
   // Each alternative is propagated and costed as the program will be; the
   // cheapest is kept, PyTorch's unless one is strictly cheaper. Their
   // diagnostics (if any) are not the user's concern when one is dropped.
-  std::unique_ptr<FunctionPlan> best = std::move(pytorch);
-  bool pytorchStays = true;
+  llvm::SmallVector<std::unique_ptr<FunctionPlan>, 2> replays;
   for (const ForcedStrategies &forced : alternatives) {
     auto global = std::make_unique<FunctionPlan>();
     ScopedDiagnosticHandler quiet(func.getContext(),
@@ -1213,6 +1256,14 @@ std::unique_ptr<FunctionPlan> FakeTensorAnalysis::planGlobally(
     if (failed(FunctionPropagator(*this, *global, func, &forced, &memo).run()))
       continue;
     global->planRedistributions(/*minCost=*/true);
+    replays.push_back(std::move(global));
+  }
+  if (tasks)
+    tasks->wait();
+  double bestCost = pytorchCost;
+  std::unique_ptr<FunctionPlan> best = std::move(pytorch);
+  bool pytorchStays = true;
+  for (std::unique_ptr<FunctionPlan> &global : replays) {
     global->pytorchCommCost = best->pytorchCommCost;
     global->plannerStats = stats;
     double cost = global->computeCommCost();
@@ -1353,7 +1404,7 @@ FunctionPlan *FakeTensorAnalysis::analyze(FunctionOpInterface func) {
   // The global plans' replays reuse what this propagation chose.
   std::optional<PropagationMemo> memo;
   if (options.strategy != StrategyMode::PyTorch)
-    memo.emplace();
+    memo.emplace(func);
   FunctionPropagator propagator(*this, *plan, func, /*forced=*/nullptr,
                                 memo ? &*memo : nullptr);
   // The global planner reads only the placements: the plan's lists and

@@ -139,17 +139,22 @@ private:
                           const PyTorchStrategy &strategy, ArrayAttr specs,
                           CandidateList &candidates);
   void collect();
+  /// The caller's rule classes, or the planner's own.
+  const RuleClasses &getRuleClasses();
+  std::optional<RuleClasses> ownRuleClasses;
   /// Collects the plannable ops of `block` and of the followed region ops
   /// in it, in program order.
   void collectOps(Block &block);
   void addPlannedOp(Operation *op);
-  /// The strategies the rule of `op` offers for any operand placements
-  /// (`getAllShardingCandidates`), computed once per distinct op; null if
-  /// it has no rule or its rule fails.
+  /// The strategies the rule of `op` offers for operand placements
+  /// `current` (null for a non-tensor), computed once per distinct op; null
+  /// if it has no rule or its rule fails.
   const std::vector<ShardingCandidate> *
-  getAllCandidates(Operation *op, llvm::ArrayRef<Placements> current);
+  getAllCandidates(Operation *op, llvm::ArrayRef<const Placements *> current);
   struct RuleResult {
     Operation *op;
+    /// Its rule class.
+    int cls;
     llvm::SmallVector<Placements, 4> current;
     std::vector<ShardingCandidate> candidates;
     bool ok;
@@ -157,8 +162,8 @@ private:
   /// Every candidate a planned op may take. The plans returned point into
   /// it (`ForcedStrategies::keepAlive`), so it outlives the planner.
   struct CandidateStore {
-    /// Rule results by the hash of their op (as `getAllCandidates` compares
-    /// ops) and operand placements; planned ops point to their candidates.
+    /// Rule results by the hash of their op's rule class and operand
+    /// placements; planned ops point to their candidates.
     llvm::DenseMap<llvm::hash_code,
                    llvm::SmallVector<std::unique_ptr<RuleResult>, 1>>
         ruleResults;
@@ -343,8 +348,11 @@ private:
   /// The model values an op makes: its tensor results and the successor
   /// inputs they are the source of.
   llvm::SmallVector<int, 2> madeValues(const ModelOp &mo) const;
+  /// Fills `s` (its `first` and `last` set) for incoming states `in`,
+  /// reusing the capacity of what it held.
   void buildSegment(Segment &s, const StateList &in);
-  std::string segmentKey(const Segment &s) const;
+  /// Writes the key of `s` to `key` (cleared first).
+  void writeSegmentKey(const Segment &s, std::string &key) const;
   int sourceOf(const Segment &s, const SegmentValue &sv, int in,
                llvm::ArrayRef<int> choice) const;
   /// The moves of one value of a segment for incoming state `in` and a
@@ -617,12 +625,18 @@ void Planner::collect() {
   collectNeeds();
 }
 
+const RuleClasses &Planner::getRuleClasses() {
+  if (options.ruleClasses)
+    return *options.ruleClasses;
+  if (!ownRuleClasses)
+    ownRuleClasses.emplace(func.getFunctionBody());
+  return *ownRuleClasses;
+}
+
 void Planner::addPlannedOp(Operation *op) {
   PyTorchStrategy strategy = getPyTorchStrategy(op);
-  llvm::SmallVector<Placements, 4> current;
-  for (const Placements *ps : strategy.operands)
-    current.push_back(ps ? *ps : Placements());
-  const std::vector<ShardingCandidate> *all = getAllCandidates(op, current);
+  const std::vector<ShardingCandidate> *all =
+      getAllCandidates(op, strategy.operands);
   if (!all || all->empty())
     return;
   auto specs = op->getAttrOfType<ArrayAttr>(DTensorDialect::kSpecsAttrName);
@@ -688,22 +702,40 @@ bool Planner::buildCandidateList(Operation *op,
 }
 
 const std::vector<ShardingCandidate> *
-Planner::getAllCandidates(Operation *op, llvm::ArrayRef<Placements> current) {
+Planner::getAllCandidates(Operation *op,
+                          llvm::ArrayRef<const Placements *> current) {
   // A long program repeats a few ops (its layers): their rules run once.
-  llvm::hash_code hash = hashRuleInput(op);
-  for (const Placements &ps : current)
+  // An op without a rule has no class (planned ops have a tensor result).
+  int cls = getRuleClasses().lookup(op);
+  if (cls < 0)
+    return nullptr;
+  llvm::hash_code hash = llvm::hash_value(cls);
+  for (const Placements *ps : current) {
+    llvm::ArrayRef<Placement> list;
+    if (ps)
+      list = *ps;
     hash = llvm::hash_combine(hash,
-                              llvm::hash_combine_range(ps.begin(), ps.end()));
+                              llvm::hash_combine_range(list.begin(), list.end()));
+  }
+  auto sameCurrent = [&](llvm::ArrayRef<Placements> known) {
+    return llvm::equal(known, current, [](const Placements &k,
+                                          const Placements *ps) {
+      return ps ? k == *ps : k.empty();
+    });
+  };
   auto &bucket = store->ruleResults[hash];
   for (const std::unique_ptr<RuleResult> &r : bucket)
-    if (llvm::equal(r->current, current) && isSameRuleInput(op, r->op))
+    if (r->cls == cls && sameCurrent(r->current))
       return r->ok ? &r->candidates : nullptr;
   RuleResult &r = *bucket.emplace_back(std::make_unique<RuleResult>());
   r.op = op;
-  r.current.assign(current.begin(), current.end());
+  r.cls = cls;
+  for (const Placements *ps : current)
+    r.current.push_back(ps ? *ps : Placements());
   llvm::SmallVector<ShardingCandidate, 4> all;
   auto rule = dyn_cast<ShardingRuleOpInterface>(op);
-  r.ok = rule && succeeded(rule.getAllShardingCandidates(mesh, current, all));
+  r.ok = rule &&
+         succeeded(rule.getAllShardingCandidates(mesh, r.current, all));
   r.candidates.assign(std::make_move_iterator(all.begin()),
                       std::make_move_iterator(all.end()));
   return r.ok ? &r.candidates : nullptr;
@@ -807,6 +839,9 @@ bool Planner::resolveRegions() {
 }
 
 bool Planner::isPlannedValue(Value v) const {
+  // Scalars first: most operands of the ops left out are.
+  if (!isa<RankedTensorType>(v.getType()))
+    return false;
   if (auto it = aliasOf.find(v); it != aliasOf.end())
     v = it->second;
   Operation *def = v.getDefiningOp();
@@ -825,10 +860,12 @@ void Planner::collectNeeds() {
   // the successor inputs' sources or reads of them.
   llvm::DenseMap<OpOperand *, Placements> edgeTargets(fixedTargets.begin(),
                                                       fixedTargets.end());
+  // This walk meets the planned ops in the order `collectOps` listed them.
   int64_t position = -1;
+  int64_t numOps = ops.size();
   std::function<void(Block &)> visit = [&](Block &block) {
     for (Operation &op : block) {
-      if (index.count(&op)) {
+      if (position + 1 < numOps && ops[position + 1].op == &op) {
         ++position;
         continue;
       }
@@ -1240,8 +1277,10 @@ void Planner::buildModel() {
       if (isa<RankedTensorType>(o.get().getType()))
         addRead(o);
     size_t numOwn = mo.operands.size();
-    llvm::SmallVector<std::pair<OpOperand *, unsigned>, 1> synthetic =
-        syntheticReads.lookup(i);
+    auto syntheticIt = syntheticReads.find(i);
+    llvm::ArrayRef<std::pair<OpOperand *, unsigned>> synthetic;
+    if (syntheticIt != syntheticReads.end())
+      synthetic = syntheticIt->second;
     for (auto [o, r] : synthetic)
       addRead(*o);
     for (OpResult r : p.op->getResults())
@@ -1363,7 +1402,11 @@ void Planner::mergeSegments() {
 
 void Planner::buildSegment(Segment &s, const StateList &in) {
   s.inStates = in;
-  llvm::DenseMap<int, int> local;
+  s.values.clear();
+  s.outStates.clear();
+  s.stateOfCandidate.clear();
+  // Most segments hold a few values: no allocation for those.
+  llvm::SmallDenseMap<int, int, 16> local;
   auto entry = [&](int v) -> int {
     auto [it, inserted] = local.try_emplace(v, s.values.size());
     if (!inserted)
@@ -1410,7 +1453,7 @@ void Planner::buildSegment(Segment &s, const StateList &in) {
     if (it == s.outStates.end())
       s.outStates.push_back(state);
   }
-  s.key = segmentKey(s);
+  writeSegmentKey(s, s.key);
 }
 
 llvm::SmallVector<int, 2> Planner::madeValues(const ModelOp &mo) const {
@@ -1432,8 +1475,8 @@ llvm::SmallVector<unsigned, 2> Planner::crossingResults(int64_t op) const {
   return results;
 }
 
-std::string Planner::segmentKey(const Segment &s) const {
-  std::string key;
+void Planner::writeSegmentKey(const Segment &s, std::string &key) const {
+  key.clear();
   appendKey(key, s.last - s.first);
   for (int64_t i = s.first; i <= s.last; ++i) {
     const ModelOp &mo = modelOps[i];
@@ -1463,7 +1506,6 @@ std::string Planner::segmentKey(const Segment &s) const {
       for (int id : state)
         appendKey(key, id);
   }
-  return key;
 }
 
 int Planner::sourceOf(const Segment &s, const SegmentValue &sv, int in,
@@ -1841,41 +1883,47 @@ Planner::solveSegment(const Segment &s) {
 }
 
 double Planner::solveChain(ForcedStrategies &forced, double &lowerBound) {
-  /// The solved chain: each segment's first op, table and number of states.
+  /// The solved chain: each segment's first op, table, number of states
+  /// and where its back pointers start in `back`.
   struct Solved {
     int64_t first, last;
     const std::vector<PairSolution> *table;
     size_t numOut;
-    std::vector<int> back;
+    size_t back;
   };
   std::vector<Solved> chain;
+  chain.reserve(segmentRanges.size());
+  std::vector<int> back;
   forced.reserve(ops.size());
   forced.keepAlive(store);
+  // One segment and one set of state vectors, reused: a long program has
+  // a segment per op or two.
+  Segment s;
   StateList states = {{}};
-  std::vector<double> best = {0}, bound = {0};
+  std::vector<double> best = {0}, bound = {0}, nextBest, nextBound;
   for (auto [first, last] : segmentRanges) {
-    Segment s;
     s.first = first;
     s.last = last;
     buildSegment(s, states);
     const std::vector<PairSolution> &table = solveSegment(s);
     size_t numOut = s.outStates.size();
-    std::vector<double> nextBest(numOut, kInfiniteCost),
-        nextBound(numOut, kInfiniteCost);
-    std::vector<int> back(numOut, -1);
+    nextBest.assign(numOut, kInfiniteCost);
+    nextBound.assign(numOut, kInfiniteCost);
+    size_t backStart = back.size();
+    back.resize(backStart + numOut, -1);
     for (size_t in = 0; in < states.size(); ++in)
       for (size_t out = 0; out < numOut; ++out) {
         const PairSolution &p = table[in * numOut + out];
         if (best[in] + p.cost < nextBest[out]) {
           nextBest[out] = best[in] + p.cost;
-          back[out] = in;
+          back[backStart + out] = in;
         }
         nextBound[out] = std::min(nextBound[out], bound[in] + p.bound);
       }
-    chain.push_back({first, last, &table, numOut, std::move(back)});
-    states = std::move(s.outStates);
-    best = std::move(nextBest);
-    bound = std::move(nextBound);
+    chain.push_back({first, last, &table, numOut, backStart});
+    std::swap(states, s.outStates);
+    std::swap(best, nextBest);
+    std::swap(bound, nextBound);
   }
   lowerBound = *llvm::min_element(bound);
   auto end = llvm::min_element(best);
@@ -1883,11 +1931,11 @@ double Planner::solveChain(ForcedStrategies &forced, double &lowerBound) {
     return kInfiniteCost;
   // Read the choices back from the last segment to the first.
   int out = end - best.begin();
-  for (const Solved &s : llvm::reverse(chain)) {
-    int in = s.back[out];
-    const PairSolution &p = (*s.table)[in * s.numOut + out];
-    for (int64_t i = s.first; i <= s.last; ++i)
-      forced.set(ops[i].op, (*ops[i].candidates)[p.choice[i - s.first]]);
+  for (const Solved &c : llvm::reverse(chain)) {
+    int in = back[c.back + out];
+    const PairSolution &p = (*c.table)[in * c.numOut + out];
+    for (int64_t i = c.first; i <= c.last; ++i)
+      forced.set(ops[i].op, (*ops[i].candidates)[p.choice[i - c.first]]);
     out = in;
   }
   return *end;

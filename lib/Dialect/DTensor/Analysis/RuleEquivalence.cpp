@@ -1,6 +1,7 @@
 //===- RuleEquivalence.cpp - ops whose sharding rules see the same input --===//
 
 #include "dtensor/Dialect/DTensor/Analysis/RuleEquivalence.h"
+#include "dtensor/Dialect/DTensor/Interfaces/ShardingRuleOpInterface.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OperationSupport.h"
@@ -37,4 +38,24 @@ bool mlir::dtensor::isSameRuleInput(Operation *a, Operation *b) {
          OperationEquivalence::isEquivalentTo(
              a, b, sameOperand, markSame,
              OperationEquivalence::IgnoreLocations);
+}
+
+mlir::dtensor::RuleClasses::RuleClasses(Region &region) {
+  // A long program repeats a few ops (its layers): one representative each.
+  llvm::DenseMap<llvm::hash_code,
+                 llvm::SmallVector<std::pair<Operation *, int>, 1>>
+      byHash;
+  region.walk([&](Operation *op) {
+    if (llvm::none_of(op->getResultTypes(),
+                      [](Type t) { return isa<TensorType>(t); }) ||
+        !isa<ShardingRuleOpInterface>(op))
+      return;
+    auto &bucket = byHash[hashRuleInput(op)];
+    auto known = llvm::find_if(
+        bucket, [&](const auto &entry) { return isSameRuleInput(op, entry.first); });
+    int id = known != bucket.end() ? known->second : numClasses++;
+    if (known == bucket.end())
+      bucket.push_back({op, id});
+    classOf[op] = id;
+  });
 }

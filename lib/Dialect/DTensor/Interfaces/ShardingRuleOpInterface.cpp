@@ -107,14 +107,14 @@ bool mlir::dtensor::isZeroOrUndef(Value v) {
   return matchPattern(v, m_AnyZeroFloat()) || matchPattern(v, m_Zero());
 }
 
-bool mlir::dtensor::canCreateIn(Value v, llvm::ArrayRef<Placement> ps) {
-  if (!isCreatedValue(v))
-    return false;
-  // R -> P(sum) divides by the axis size: only zeros (or garbage) stay put.
-  bool partialSum = llvm::any_of(ps, [](Placement p) {
+bool mlir::dtensor::createInNeedsZero(llvm::ArrayRef<Placement> ps) {
+  return llvm::any_of(ps, [](Placement p) {
     return p.isPartial() && p.getReduceOp() == ReduceOp::Sum;
   });
-  return !partialSum || isZeroOrUndef(v);
+}
+
+bool mlir::dtensor::canCreateIn(Value v, llvm::ArrayRef<Placement> ps) {
+  return isCreatedValue(v) && (!createInNeedsZero(ps) || isZeroOrUndef(v));
 }
 
 FailureOr<ShardingCandidate>

@@ -39,6 +39,7 @@
 #define DTENSOR_DIALECT_DTENSOR_ANALYSIS_GLOBALPLANNER_H
 
 #include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
+#include "dtensor/Dialect/DTensor/Analysis/RuleEquivalence.h"
 #include "dtensor/Dialect/DTensor/Interfaces/ShardingRuleOpInterface.h"
 
 #include <memory>
@@ -122,6 +123,10 @@ struct GlobalPlannerOptions {
   /// planned ops. The caller checks the plan's real peak.
   int64_t maxBytesPerRank = 0;
   int64_t budgetOpLimit = 500;
+  /// The function's ops grouped by rule, if the caller has them (the
+  /// propagation's memo builds them beside the first propagation); else
+  /// the planner groups them itself.
+  const RuleClasses *ruleClasses = nullptr;
 };
 
 /// Plans the ops of `func`. `pytorch` is the function's greedy

@@ -13,6 +13,7 @@
 #define DTENSOR_DIALECT_DTENSOR_ANALYSIS_RULEEQUIVALENCE_H
 
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Hashing.h"
 
 namespace mlir {
@@ -27,6 +28,29 @@ llvm::hash_code hashRuleInput(Operation *op);
 /// the same types): same name, attributes, result types and regions, the
 /// same non-tensor operands, tensor operands of the same types.
 bool isSameRuleInput(Operation *a, Operation *b);
+
+/// The ops of a region grouped by `isSameRuleInput`: those with a sharding
+/// rule and a tensor result (the ops the global planner chooses for and
+/// the ops making created values). Built once per function, it spares the
+/// planner and the propagation's memo hashing and comparing ops each time
+/// they look an op's rule up; it only reads the IR, so it may be built
+/// beside a propagation of the same function.
+class RuleClasses {
+public:
+  explicit RuleClasses(Region &region);
+
+  /// The class of `op`, -1 for an op the constructor did not group.
+  int lookup(Operation *op) const {
+    auto it = classOf.find(op);
+    return it == classOf.end() ? -1 : it->second;
+  }
+  /// The number of classes: ids are 0 .. size() - 1.
+  int size() const { return numClasses; }
+
+private:
+  llvm::DenseMap<Operation *, int> classOf;
+  int numClasses = 0;
+};
 
 } // namespace dtensor
 } // namespace mlir

@@ -118,6 +118,11 @@ bool isCreatedValue(Value v);
 /// True if a created value is all zeros or undefined.
 bool isZeroOrUndef(Value v);
 
+/// True if only a value of zeros (or an undefined one) may be built
+/// directly in `placements`: those with a P(sum) axis, since R -> P(sum)
+/// divides by the axis size.
+bool createInNeedsZero(llvm::ArrayRef<Placement> placements);
+
 /// True if the created value `v` may be built directly in `placements`:
 /// shards, replicas and P(avg|max|min) always; P(sum) only for values that
 /// are all zeros or undefined (`tensor.empty`).
