@@ -714,14 +714,14 @@ Planner::getAllCandidates(Operation *op,
     llvm::ArrayRef<Placement> list;
     if (ps)
       list = *ps;
-    hash = llvm::hash_combine(hash,
-                              llvm::hash_combine_range(list.begin(), list.end()));
+    hash = llvm::hash_combine(
+        hash, llvm::hash_combine_range(list.begin(), list.end()));
   }
   auto sameCurrent = [&](llvm::ArrayRef<Placements> known) {
-    return llvm::equal(known, current, [](const Placements &k,
-                                          const Placements *ps) {
-      return ps ? k == *ps : k.empty();
-    });
+    return llvm::equal(known, current,
+                       [](const Placements &k, const Placements *ps) {
+                         return ps ? k == *ps : k.empty();
+                       });
   };
   auto &bucket = store->ruleResults[hash];
   for (const std::unique_ptr<RuleResult> &r : bucket)
@@ -734,8 +734,7 @@ Planner::getAllCandidates(Operation *op,
     r.current.push_back(ps ? *ps : Placements());
   llvm::SmallVector<ShardingCandidate, 4> all;
   auto rule = dyn_cast<ShardingRuleOpInterface>(op);
-  r.ok = rule &&
-         succeeded(rule.getAllShardingCandidates(mesh, r.current, all));
+  r.ok = rule && succeeded(rule.getAllShardingCandidates(mesh, r.current, all));
   r.candidates.assign(std::make_move_iterator(all.begin()),
                       std::make_move_iterator(all.end()));
   return r.ok ? &r.candidates : nullptr;

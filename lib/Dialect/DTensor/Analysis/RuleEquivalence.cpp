@@ -51,8 +51,9 @@ mlir::dtensor::RuleClasses::RuleClasses(Region &region) {
         !isa<ShardingRuleOpInterface>(op))
       return;
     auto &bucket = byHash[hashRuleInput(op)];
-    auto known = llvm::find_if(
-        bucket, [&](const auto &entry) { return isSameRuleInput(op, entry.first); });
+    auto known = llvm::find_if(bucket, [&](const auto &entry) {
+      return isSameRuleInput(op, entry.first);
+    });
     int id = known != bucket.end() ? known->second : numClasses++;
     if (known == bucket.end())
       bucket.push_back({op, id});
