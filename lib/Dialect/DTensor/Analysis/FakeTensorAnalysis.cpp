@@ -346,7 +346,9 @@ public:
   /// propagation adds to it.
   using Creations =
       llvm::SmallVector<std::pair<Placements, const ShardingCandidate *>, 2>;
-  Creations &getCreations(CreatedOp &c);
+  /// The list of `c`'s class; null for an op without a rule class (none
+  /// makes a created tensor: a rule makes it created).
+  Creations *getCreations(CreatedOp &c);
   /// The rule classes of the function's ops (waits for them if they are
   /// being built). The global planner reads them too.
   const RuleClasses &getRuleClasses();
@@ -415,15 +417,15 @@ const RuleClasses &PropagationMemo::getRuleClasses() {
   return *ruleClasses;
 }
 
-PropagationMemo::Creations &PropagationMemo::getCreations(CreatedOp &c) {
+PropagationMemo::Creations *PropagationMemo::getCreations(CreatedOp &c) {
   if (c.cls < 0) {
     const RuleClasses &classes = getRuleClasses();
     c.cls = classes.lookup(c.op);
-    // Every op making a created tensor has a rule.
-    assert(c.cls >= 0 && "a created value's op has no rule class");
+    if (c.cls < 0)
+      return nullptr;
     creations.resize(classes.size());
   }
-  return creations[c.cls];
+  return &creations[c.cls];
 }
 
 /// Walks one function in program order, choosing a strategy per op.
@@ -1123,7 +1125,7 @@ FunctionPropagator::getCreationChoice(CreatedOp &created,
       return nullptr;
   }
   PropagationMemo::Creations *known =
-      memo ? &memo->getCreations(created) : nullptr;
+      memo ? memo->getCreations(created) : nullptr;
   if (known)
     for (const auto &[ps, c] : *known)
       if (ps == target)
