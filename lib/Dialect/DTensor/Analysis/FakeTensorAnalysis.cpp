@@ -1217,13 +1217,19 @@ FakeTensorAnalysis::FakeTensorAnalysis(ModuleOp module,
 
 FakeTensorAnalysis::~FakeTensorAnalysis() = default;
 
-std::unique_ptr<FunctionPlan> FakeTensorAnalysis::planGlobally(
-    FunctionOpInterface func, std::unique_ptr<FunctionPlan> pytorch,
-    PropagationMemo &memo, llvm::function_ref<void()> completePyTorch) {
+GlobalPlannerOptions
+FakeTensorAnalysis::getPlannerOptions(PropagationMemo &memo) const {
   GlobalPlannerOptions plannerOptions;
   plannerOptions.exact = true;
   plannerOptions.conserveWork = options.strategy == StrategyMode::Global;
   plannerOptions.ruleClasses = &memo.getRuleClasses();
+  return plannerOptions;
+}
+
+std::unique_ptr<FunctionPlan> FakeTensorAnalysis::planGlobally(
+    FunctionOpInterface func, std::unique_ptr<FunctionPlan> pytorch,
+    PropagationMemo &memo, llvm::function_ref<void()> completePyTorch) {
+  GlobalPlannerOptions plannerOptions = getPlannerOptions(memo);
   PlannerStats stats;
   // PyTorch's plan is priced with the cheapest steps; they are planned into
   // it only if it stays.
@@ -1299,7 +1305,8 @@ FakeTensorAnalysis::propagateForced(FunctionOpInterface func,
 
 FailureOr<std::unique_ptr<FunctionPlan>>
 FakeTensorAnalysis::fitBudget(FunctionOpInterface func,
-                              std::unique_ptr<FunctionPlan> plan) {
+                              std::unique_ptr<FunctionPlan> plan,
+                              PropagationMemo *memo) {
   // A re-plan: the constrained ops forced, the others by PyTorch's rules;
   // with strategy=global/exact also the global planner's plans from there
   // with the constraints laid over them, the cheapest kept among those
@@ -1316,11 +1323,8 @@ FakeTensorAnalysis::fitBudget(FunctionOpInterface func,
     int64_t limit = std::max(options.maxBytesPerRank,
                              greedyPeak.bytes[greedyPeak.getWorstRank()]);
     double bestCost = best->computeCommCost();
-    GlobalPlannerOptions plannerOptions;
-    plannerOptions.exact = true;
-    plannerOptions.conserveWork = options.strategy == StrategyMode::Global;
     for (ForcedStrategies alt :
-         planFunctionGlobally(func, *best, plannerOptions)) {
+         planFunctionGlobally(func, *best, getPlannerOptions(*memo))) {
       alt.override(forced);
       std::unique_ptr<FunctionPlan> p =
           propagateForced(func, alt, pytorchCost, stats);
@@ -1341,7 +1345,7 @@ FakeTensorAnalysis::fitBudget(FunctionOpInterface func,
   std::unique_ptr<FunctionPlan> solved =
       options.strategy == StrategyMode::PyTorch
           ? nullptr
-          : planUnderBudget(func, *plan, pytorchCost);
+          : planUnderBudget(func, *plan, pytorchCost, *memo);
   const FunctionPlan *original = plan.get();
   FailureOr<std::unique_ptr<FunctionPlan>> greedy = failure();
   {
@@ -1372,10 +1376,8 @@ FakeTensorAnalysis::fitBudget(FunctionOpInterface func,
 std::unique_ptr<FunctionPlan>
 FakeTensorAnalysis::planUnderBudget(FunctionOpInterface func,
                                     const FunctionPlan &plan,
-                                    double pytorchCost) {
-  GlobalPlannerOptions plannerOptions;
-  plannerOptions.exact = true;
-  plannerOptions.conserveWork = options.strategy == StrategyMode::Global;
+                                    double pytorchCost, PropagationMemo &memo) {
+  GlobalPlannerOptions plannerOptions = getPlannerOptions(memo);
   plannerOptions.maxBytesPerRank = options.maxBytesPerRank;
   PlannerStats stats;
   std::optional<ForcedStrategies> forced =
@@ -1441,7 +1443,7 @@ FunctionPlan *FakeTensorAnalysis::analyze(FunctionOpInterface func) {
   }
   if (options.maxBytesPerRank > 0 && plan->getMesh()) {
     FailureOr<std::unique_ptr<FunctionPlan>> fitted =
-        fitBudget(func, std::move(plan));
+        fitBudget(func, std::move(plan), memo ? &*memo : nullptr);
     if (failed(fitted)) {
       inProgress.erase(func);
       ok = false;

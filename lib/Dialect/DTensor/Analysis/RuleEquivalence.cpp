@@ -9,7 +9,11 @@
 
 using namespace mlir;
 
-llvm::hash_code mlir::dtensor::hashRuleInput(Operation *op) {
+namespace {
+/// A hash of `op` that is equal for ops `isSameRuleInput` finds equal: its
+/// name, attributes and result types, its tensor operands by type and its
+/// other operands by identity (locations ignored).
+llvm::hash_code hashRuleInput(Operation *op) {
   return OperationEquivalence::computeHash(
       op,
       [](Value v) {
@@ -20,7 +24,8 @@ llvm::hash_code mlir::dtensor::hashRuleInput(Operation *op) {
       OperationEquivalence::IgnoreLocations);
 }
 
-bool mlir::dtensor::isSameRuleInput(Operation *a, Operation *b) {
+/// True if `a` and `b` are in one rule class (`RuleClasses`).
+bool isSameRuleInput(Operation *a, Operation *b) {
   // Values of the regions found equivalent so far (a few: no allocation).
   llvm::SmallDenseMap<Value, Value, 8> inner;
   auto sameOperand = [&](Value x, Value y) {
@@ -39,6 +44,7 @@ bool mlir::dtensor::isSameRuleInput(Operation *a, Operation *b) {
              a, b, sameOperand, markSame,
              OperationEquivalence::IgnoreLocations);
 }
+} // namespace
 
 mlir::dtensor::RuleClasses::RuleClasses(Region &region) {
   // A long program repeats a few ops (its layers): one representative each.

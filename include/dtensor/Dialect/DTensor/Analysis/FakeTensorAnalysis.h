@@ -32,6 +32,7 @@ namespace mlir {
 namespace dtensor {
 
 class ForcedStrategies;
+struct GlobalPlannerOptions;
 class PropagationMemo;
 
 /// What to do with an op that has tensor operands or results but no sharding
@@ -297,13 +298,19 @@ private:
                                                 const PlannerStats &stats);
   /// `plan`, or a plan within `options.maxBytesPerRank`: the exact
   /// planner's under the budget (`planFunctionUnderBudget`) or the greedy
-  /// fit's (`fitMemoryBudget`), the cheaper that fits.
+  /// fit's (`fitMemoryBudget`), the cheaper that fits. `memo` is the
+  /// function's (null with strategy=pytorch, which re-plans greedily only).
   FailureOr<std::unique_ptr<FunctionPlan>>
-  fitBudget(FunctionOpInterface func, std::unique_ptr<FunctionPlan> plan);
+  fitBudget(FunctionOpInterface func, std::unique_ptr<FunctionPlan> plan,
+            PropagationMemo *memo);
   /// The exact planner's plan under the budget, if its peak fits.
   std::unique_ptr<FunctionPlan> planUnderBudget(FunctionOpInterface func,
                                                 const FunctionPlan &plan,
-                                                double pytorchCost);
+                                                double pytorchCost,
+                                                PropagationMemo &memo);
+  /// The global planner's options for this analysis's strategy, with the
+  /// function's rule classes from its memo.
+  GlobalPlannerOptions getPlannerOptions(PropagationMemo &memo) const;
 
   ModuleOp module;
   FakeTensorOptions options;

@@ -39,7 +39,6 @@
 #define DTENSOR_DIALECT_DTENSOR_ANALYSIS_GLOBALPLANNER_H
 
 #include "dtensor/Dialect/DTensor/Analysis/FakeTensorAnalysis.h"
-#include "dtensor/Dialect/DTensor/Analysis/RuleEquivalence.h"
 #include "dtensor/Dialect/DTensor/Interfaces/ShardingRuleOpInterface.h"
 
 #include <memory>
@@ -48,6 +47,8 @@
 
 namespace mlir {
 namespace dtensor {
+
+class RuleClasses;
 
 /// The strategy forced on each op of a function: the global planner's
 /// choices, and the constraints of `fitMemoryBudget`. Candidates are held by

@@ -1,4 +1,4 @@
-//===- RuleEquivalence.h - ops whose sharding rules see the same input -*- C++ -*-===//
+//===- RuleEquivalence.h - ops whose rules see the same input -*- C++ -*-===//
 //
 // A sharding rule sees an op's tensor operands only through their types and
 // placements. Two ops that differ at most in which tensors they read (of
@@ -14,27 +14,19 @@
 
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/Hashing.h"
 
 namespace mlir {
 namespace dtensor {
 
-/// A hash of `op` that is equal for ops `isSameRuleInput` finds equal: its
-/// name, attributes and result types, its tensor operands by type and its
-/// other operands by identity (locations ignored).
-llvm::hash_code hashRuleInput(Operation *op);
-
-/// True if `a` and `b` differ at most in the tensor values they read (of
-/// the same types): same name, attributes, result types and regions, the
-/// same non-tensor operands, tensor operands of the same types.
-bool isSameRuleInput(Operation *a, Operation *b);
-
-/// The ops of a region grouped by `isSameRuleInput`: those with a sharding
-/// rule and a tensor result (the ops the global planner chooses for and
-/// the ops making created values). Built once per function, it spares the
-/// planner and the propagation's memo hashing and comparing ops each time
-/// they look an op's rule up; it only reads the IR, so it may be built
-/// beside a propagation of the same function.
+/// The ops of a region grouped by the input their sharding rules see: two
+/// ops are in one class if they differ at most in the tensor values they
+/// read (same name, attributes, result types and regions, the same
+/// non-tensor operands, tensor operands of the same types). Grouped are the
+/// ops with a sharding rule and a tensor result: the ops the global planner
+/// chooses for and the ops making created values. Built once per function,
+/// it spares the planner and the propagation's memo hashing and comparing
+/// ops each time they look an op's rule up; it only reads the IR, so it may
+/// be built beside a propagation of the same function.
 class RuleClasses {
 public:
   explicit RuleClasses(Region &region);
